@@ -1,0 +1,259 @@
+//! Maps `cargo check`'s diagnostics from tangled files back to the book.
+//!
+//! `cargo check --message-format=json` reports each diagnostic with spans in the files rustc read. A
+//! span in a tangled file (one with a `.map` beside it in a build script's `OUT_DIR`) is mapped through
+//! that line map to its Markdown place, and the whole diagnostic is rendered again, rustc-style, with
+//! the Markdown's path, line, column and text.
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::io::{BufRead, BufReader, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use serde_json::Value;
+
+use crate::LineMap;
+
+/// Runs `cargo check --message-format=json` with `cargo_args` in the current directory, prints every
+/// diagnostic at its Markdown place, and exits as cargo did.
+pub fn run(cargo_args: &[String]) -> ExitCode {
+    let mut child = match Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["check", "--message-format=json"])
+        .args(cargo_args)
+        .stdout(Stdio::piped())
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(e) => {
+            eprintln!("literate check: cannot run cargo: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut mapper = Mapper::default();
+    let renderer = if std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut shown = HashSet::new();
+    let (mut errors, mut warnings) = (0, 0);
+    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+        let Ok(message) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        match message["reason"].as_str() {
+            Some("build-script-executed") => mapper.add_out_dir(&message),
+            Some("compiler-message") => {
+                let diagnostic = &message["message"];
+                let text = mapper.render(diagnostic, &renderer);
+                if shown.insert(text.clone()) {
+                    match diagnostic["level"].as_str() {
+                        Some("error") => errors += 1,
+                        Some("warning") => warnings += 1,
+                        _ => {}
+                    }
+                    println!("{text}\n");
+                }
+            }
+            _ => {}
+        }
+    }
+    let status = child.wait();
+    println!(
+        "literate check: {errors} error(s), {warnings} warning(s), shown at their places in the book"
+    );
+    match status {
+        Ok(status) if status.success() => ExitCode::SUCCESS,
+        _ => ExitCode::FAILURE,
+    }
+}
+
+/// Knows the build scripts' output directories and the line maps in them.
+#[derive(Default)]
+pub struct Mapper {
+    out_dirs: Vec<PathBuf>,
+    maps: HashMap<PathBuf, Option<LineMap>>,
+}
+
+/// A span's file and its 1-based first and last line and column (columns in characters, the last one
+/// just past the span).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Span {
+    file: String,
+    start: (usize, usize),
+    end: (usize, usize),
+}
+
+impl Mapper {
+    pub fn add_out_dir(&mut self, message: &Value) {
+        if let Some(dir) = message["out_dir"].as_str() {
+            self.out_dirs.push(PathBuf::from(dir));
+        }
+    }
+
+    /// Renders one rustc diagnostic (the `message` of a `compiler-message`). One that touches no
+    /// tangled file keeps rustc's own rendering.
+    pub fn render(&mut self, diagnostic: &Value, renderer: &Renderer) -> String {
+        let rendered = diagnostic["rendered"]
+            .as_str()
+            .unwrap_or("")
+            .trim_end()
+            .to_string();
+        if !self.touches_tangled_file(diagnostic) {
+            return rendered;
+        }
+        let mut groups = vec![self.group(diagnostic, true)];
+        let mut notes = Vec::new();
+        for child in diagnostic["children"].as_array().into_iter().flatten() {
+            if spans(child).next().is_some() {
+                groups.push(self.group(child, false));
+            } else {
+                notes.push(child);
+            }
+        }
+        let mut first = groups.remove(0);
+        for note in notes {
+            let level = level(note["level"].as_str());
+            first =
+                first.element(level.message(note["message"].as_str().unwrap_or("").to_string()));
+        }
+        groups.insert(0, first);
+        renderer.render(&groups).to_string()
+    }
+
+    fn touches_tangled_file(&mut self, diagnostic: &Value) -> bool {
+        let children = diagnostic["children"].as_array().into_iter().flatten();
+        std::iter::once(diagnostic)
+            .chain(children)
+            .flat_map(spans)
+            .any(|span| {
+                self.map_for(span["file_name"].as_str().unwrap_or(""))
+                    .is_some()
+            })
+    }
+
+    fn map_for(&mut self, file: &str) -> Option<&LineMap> {
+        let path = PathBuf::from(file);
+        if !self.out_dirs.iter().any(|dir| path.starts_with(dir)) {
+            return None;
+        }
+        self.maps
+            .entry(path.clone())
+            .or_insert_with(|| {
+                let map_path = PathBuf::from(format!("{}.map", path.display()));
+                LineMap::from_text(&fs::read_to_string(map_path).ok()?)
+            })
+            .as_ref()
+    }
+
+    /// The span with tangled places replaced by Markdown places. A span whose ends land in different
+    /// files, or out of order, is narrowed to its first line.
+    fn map_span(&mut self, span: &Value) -> Span {
+        let number = |key: &str| span[key].as_u64().unwrap_or(1) as usize;
+        let file = span["file_name"].as_str().unwrap_or("").to_string();
+        let (start, end) = (
+            (number("line_start"), number("column_start")),
+            (number("line_end"), number("column_end")),
+        );
+        let Some(map) = self.map_for(&file) else {
+            return Span { file, start, end };
+        };
+        let (Some(a), Some(b)) = (map.place(start.0, start.1), map.place(end.0, end.1)) else {
+            return Span { file, start, end };
+        };
+        let end = if a.file == b.file && (b.line, b.col) >= (a.line, a.col) {
+            (b.line, b.col)
+        } else {
+            (a.line, usize::MAX)
+        };
+        Span {
+            file: a.file,
+            start: (a.line, a.col),
+            end,
+        }
+    }
+
+    fn group<'a>(&mut self, diagnostic: &'a Value, primary: bool) -> Group<'a> {
+        let level = level(diagnostic["level"].as_str());
+        let text = diagnostic["message"].as_str().unwrap_or("").to_string();
+        let title = if primary {
+            level.primary_title(text)
+        } else {
+            level.secondary_title(text)
+        };
+        let title = match diagnostic["code"]["code"].as_str() {
+            Some(code) => title.id(code),
+            None => title,
+        };
+        let mut group = Group::with_title(title);
+        for span in spans(diagnostic) {
+            let mapped = self.map_span(span);
+            let label = span["suggested_replacement"]
+                .as_str()
+                .map(|r| format!("try `{r}`"))
+                .or_else(|| span["label"].as_str().map(str::to_string));
+            let kind = if span["is_primary"].as_bool() == Some(true) {
+                AnnotationKind::Primary
+            } else {
+                AnnotationKind::Context
+            };
+            if let Some(snippet) = snippet(&mapped, kind, label) {
+                group = group.element(snippet);
+            }
+        }
+        group
+    }
+}
+
+fn spans(diagnostic: &Value) -> impl Iterator<Item = &Value> {
+    diagnostic["spans"].as_array().into_iter().flatten()
+}
+
+fn level(name: Option<&str>) -> Level<'static> {
+    match name {
+        Some("warning") => Level::WARNING,
+        Some("note" | "failure-note") => Level::NOTE,
+        Some("help") => Level::HELP,
+        _ => Level::ERROR,
+    }
+}
+
+/// The lines a span covers, read from the file it names, with the span annotated.
+fn snippet<'a>(
+    span: &Span,
+    kind: AnnotationKind,
+    label: Option<String>,
+) -> Option<Snippet<'a, annotate_snippets::Annotation<'a>>> {
+    {
+        let text = fs::read_to_string(Path::new(&span.file)).ok()?;
+        let lines: Vec<&str> = text.lines().collect();
+        let first = span.start.0.checked_sub(1)?;
+        let last = (span.end.0.max(span.start.0) - 1).min(lines.len().checked_sub(1)?);
+        let shown = lines.get(first..=last)?.join("\n");
+        let start = byte_of_column(lines[first], span.start.1);
+        let end_line_offset: usize = lines[first..last].iter().map(|l| l.len() + 1).sum();
+        let end = end_line_offset + byte_of_column(lines[last], span.end.1);
+        let range = start..end.max(start);
+        let annotation = kind.span(range);
+        let annotation = match label {
+            Some(label) => annotation.label(label),
+            None => annotation,
+        };
+        Some(
+            Snippet::source(shown)
+                .line_start(span.start.0)
+                .path(span.file.clone())
+                .annotation(annotation),
+        )
+    }
+}
+
+/// The byte offset of a 1-based character column in a line, clamped to the line's end.
+fn byte_of_column(line: &str, col: usize) -> usize {
+    line.char_indices()
+        .nth(col.saturating_sub(1))
+        .map_or(line.len(), |(i, _)| i)
+}

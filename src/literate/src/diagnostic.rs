@@ -1,0 +1,61 @@
+use std::fmt;
+
+/// A place in the book as a reader finds it: the Markdown file's path as shown to the reader
+/// (`book/src/world.md`), and a 1-based line and column (the column counts characters).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Place {
+    pub file: String,
+    pub line: usize,
+    pub col: usize,
+}
+
+impl Place {
+    pub fn new(file: impl Into<String>, line: usize, col: usize) -> Place {
+        Place {
+            file: file.into(),
+            line,
+            col,
+        }
+    }
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// One problem found in the book, at the place a reader fixes it, with further places that explain it
+/// (the first definition of a doubly defined chunk, each step of a cycle).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub place: Place,
+    pub message: String,
+    pub notes: Vec<(Place, String)>,
+}
+
+impl Diagnostic {
+    pub fn new(place: Place, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            place,
+            message: message.into(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn with_note(mut self, place: Place, note: impl Into<String>) -> Diagnostic {
+        self.notes.push((place, note.into()));
+        self
+    }
+}
+
+/// `FILE:LINE:COL: message`, then one indented line for each note.
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.place, self.message)?;
+        for (place, note) in &self.notes {
+            write!(f, "\n    {place}: {note}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,67 @@
+//! The literate tooling of the Chat Noir book.
+//!
+//! The book's chapters are Markdown files listed in `SUMMARY.md`. Their plain `rust` code blocks that
+//! begin with a header comment (`// <<name>>=` or `// <<name>>+=`) are named chunks; a line
+//! `// <<name>>` inside a chunk stands for that chunk's text, and roots (`// <<file:NAME.rs>>=`)
+//! become files. This crate reads that web ([`Web`]), tangles it into Rust files with a line map back
+//! to the Markdown ([`tangle`]), checks the tangled Rust's syntax ([`check_syntax`]), maps the
+//! compiler's diagnostics back to Markdown places ([`cargo_check`]) and weaves chapters for mdbook
+//! ([`weave`]).
+
+mod book;
+pub mod cargo_check;
+mod diagnostic;
+mod line_map;
+mod markdown;
+mod marker;
+mod source;
+mod syntax;
+mod tangle;
+pub mod weave;
+mod web;
+
+pub use book::{Book, chapter_links, load_book};
+pub use diagnostic::{Diagnostic, Place};
+pub use line_map::LineMap;
+pub use markdown::{CodeBlock, CodeLine, fenced_blocks};
+pub use marker::{Marker, marker};
+pub use source::SourceText;
+pub use syntax::check_syntax;
+pub use tangle::{TangledFile, tangle, write_if_changed};
+pub use web::{Line, Part, PartKind, Reference, Web, root_file};
+
+use std::path::{Path, PathBuf};
+
+/// What tangling a book on disk gives: the files (when the web is sound), every problem found, and
+/// every file the result depends on.
+#[derive(Debug)]
+pub struct Outcome {
+    pub files: Vec<TangledFile>,
+    pub problems: Vec<Diagnostic>,
+    pub inputs: Vec<PathBuf>,
+}
+
+/// Loads the book in `src_dir` (known to the reader as `display_dir`), tangles it and checks the
+/// syntax of every tangled file. The build stands on this one call.
+pub fn tangle_book(src_dir: &Path, display_dir: &str) -> Outcome {
+    let (book, mut problems) = load_book(src_dir, display_dir);
+    let (web, parse_problems) = Web::parse(book.chapters);
+    problems.extend(parse_problems);
+    let files = match tangle(&web) {
+        Ok(files) => files,
+        Err(tangle_problems) => {
+            problems.extend(tangle_problems);
+            Vec::new()
+        }
+    };
+    problems.extend(
+        files
+            .iter()
+            .filter_map(|file| check_syntax(&file.text, &file.map, &file.name).err()),
+    );
+    Outcome {
+        files,
+        problems,
+        inputs: book.inputs,
+    }
+}

@@ -1,0 +1,1 @@
+//! Weaving: turning chapters into what mdbook renders (captions, anchors, links, an index).

@@ -1,0 +1,280 @@
+use std::collections::HashMap;
+use std::ops::Range;
+
+use crate::{CodeBlock, Diagnostic, Marker, Place, SourceText, fenced_blocks, marker};
+
+/// Whether a chunk's code block starts it (`=`) or continues it (`+=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartKind {
+    Define,
+    Append,
+}
+
+/// One code block of a chunk: the chunk's definition or one of its continuations.
+#[derive(Clone, Debug)]
+pub struct Part {
+    pub name: String,
+    pub kind: PartKind,
+    /// Index of the chapter in [`Web::chapters`].
+    pub chapter: usize,
+    /// Where the header comment stands.
+    pub header: Place,
+    /// The bytes of the whole fenced block in its chapter.
+    pub block: Range<usize>,
+    /// The lines after the header.
+    pub body: Vec<Line>,
+}
+
+/// A line of a chunk's body: code, or a reference to another chunk.
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub text: String,
+    pub place: Place,
+    pub reference: Option<Reference>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Reference {
+    pub name: String,
+    /// Where the marker (`//`) stands.
+    pub place: Place,
+    /// The reference line's indentation, which every line of the chunk gets when it is put there.
+    pub indent: String,
+}
+
+/// All the chunks of a book, in book order: the order of the chapters, then top to bottom.
+#[derive(Clone, Debug, Default)]
+pub struct Web {
+    pub chapters: Vec<SourceText>,
+    pub parts: Vec<Part>,
+    by_name: HashMap<String, Vec<usize>>,
+    names: Vec<String>,
+}
+
+/// The file a root chunk (`file:NAME.rs`) becomes, or `None` for an ordinary chunk.
+pub fn root_file(name: &str) -> Option<&str> {
+    let file = name.strip_prefix("file:")?.trim();
+    Some(file.strip_prefix("./").unwrap_or(file))
+}
+
+impl Web {
+    /// Reads the chunks of every chapter, with a diagnostic for each malformed block.
+    pub fn parse(chapters: Vec<SourceText>) -> (Web, Vec<Diagnostic>) {
+        let mut web = Web {
+            chapters,
+            ..Web::default()
+        };
+        let mut problems = Vec::new();
+        for chapter in 0..web.chapters.len() {
+            let source = &web.chapters[chapter];
+            let mut parts = Vec::new();
+            for block in fenced_blocks(&source.text) {
+                parts.extend(read_block(chapter, source, &block, &mut problems));
+            }
+            for part in parts {
+                web.add(part);
+            }
+        }
+        (web, problems)
+    }
+
+    fn add(&mut self, part: Part) {
+        let index = self.parts.len();
+        match self.by_name.get_mut(&part.name) {
+            Some(parts) => parts.push(index),
+            None => {
+                self.names.push(part.name.clone());
+                self.by_name.insert(part.name.clone(), vec![index]);
+            }
+        }
+        self.parts.push(part);
+    }
+
+    /// Chunk names in the order they first appear in the book.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The parts of a chunk in book order (empty for an unknown name).
+    pub fn parts_of(&self, name: &str) -> impl Iterator<Item = &Part> {
+        self.by_name
+            .get(name)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.parts[i])
+    }
+
+    pub fn is_defined(&self, name: &str) -> bool {
+        self.by_name.contains_key(name)
+    }
+
+    /// Every reference in the book, with the part it stands in.
+    pub fn references(&self) -> impl Iterator<Item = (&Part, &Reference)> {
+        self.parts.iter().flat_map(|part| {
+            part.body
+                .iter()
+                .filter_map(move |line| Some((part, line.reference.as_ref()?)))
+        })
+    }
+}
+
+/// Reads one fenced block: a chunk part when it is a `rust` block that starts with a header, nothing
+/// when it is an illustration. Problems go to `problems`.
+fn read_block(
+    chapter: usize,
+    source: &SourceText,
+    block: &CodeBlock,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<Part> {
+    let fence = source.place(block.range.start);
+    if !block.terminated {
+        problems.push(Diagnostic::new(
+            fence.clone(),
+            "unterminated fence: this code block has no closing fence and runs to the end of the file",
+        ));
+    }
+    let language = block.info.split([',', ' ', '\t']).next().unwrap_or("");
+    if language != "rust" {
+        return None;
+    }
+    let lines: Vec<(Place, &str)> = block
+        .lines
+        .iter()
+        .map(|line| (source.place(line.offset), line.text.as_str()))
+        .collect();
+    for (place, text) in &lines {
+        if is_hidden_by_mdbook(text) {
+            problems.push(Diagnostic::new(
+                place.clone(),
+                "a line of a Rust block starts with `#`, which mdbook hides from readers; write attributes as `#[…]`",
+            ));
+        }
+    }
+    let (header_place, header_text) = lines.first()?.clone();
+    let header = match marker(header_text) {
+        Some(Ok(Marker::Define(name))) => (name, PartKind::Define),
+        Some(Ok(Marker::Append(name))) => (name, PartKind::Append),
+        Some(Ok(Marker::Reference(name))) => {
+            problems.push(Diagnostic::new(
+                header_place,
+                format!(
+                    "malformed header: a chunk's first line must be `// <<{name}>>=` or `// <<{name}>>+=`"
+                ),
+            ));
+            return None;
+        }
+        Some(Err(message)) => {
+            problems.push(Diagnostic::new(
+                header_place,
+                format!("malformed header: {message}"),
+            ));
+            return None;
+        }
+        None => {
+            report_misplaced_headers(&lines, problems);
+            return None;
+        }
+    };
+    if block.info.contains([' ', '\t']) {
+        problems.push(Diagnostic::new(
+            fence,
+            format!(
+                "malformed fence `{}`: a chunk's fence is plain `rust`, with extra flags after a comma and no space (`rust,ignore`)",
+                block.info
+            ),
+        ));
+    }
+    let (name, kind) = header;
+    if let Some(Err(message)) = root_file(&name).map(check_root_file) {
+        problems.push(Diagnostic::new(header_place.clone(), message));
+    }
+    let body = lines[1..]
+        .iter()
+        .filter_map(|(place, text)| read_body_line(place, text, problems))
+        .collect();
+    Some(Part {
+        name,
+        kind,
+        chapter,
+        header: header_place,
+        block: block.range.clone(),
+        body,
+    })
+}
+
+/// mdbook hides a Rust block's lines that start with `# ` (or are a lone `#`).
+fn is_hidden_by_mdbook(text: &str) -> bool {
+    let text = text.trim_start();
+    text == "#" || text.starts_with("# ")
+}
+
+/// A header anywhere but on a block's first line is a mistake the reader should hear about.
+fn report_misplaced_headers(lines: &[(Place, &str)], problems: &mut Vec<Diagnostic>) {
+    for (place, text) in lines {
+        if let Some(Ok(Marker::Define(name) | Marker::Append(name))) = marker(text) {
+            problems.push(Diagnostic::new(
+                place.clone(),
+                format!(
+                    "malformed header: the header of ⟨{name}⟩ must be the first line of its code block"
+                ),
+            ));
+        }
+    }
+}
+
+fn read_body_line(place: &Place, text: &str, problems: &mut Vec<Diagnostic>) -> Option<Line> {
+    let reference = match marker(text) {
+        None => None,
+        Some(Ok(Marker::Reference(name))) => {
+            let indent = &text[..text.len() - text.trim_start().len()];
+            let mut marker_place = place.clone();
+            marker_place.col += indent.chars().count();
+            Some(Reference {
+                name,
+                place: marker_place,
+                indent: indent.to_string(),
+            })
+        }
+        Some(Ok(Marker::Define(name) | Marker::Append(name))) => {
+            problems.push(Diagnostic::new(
+                place.clone(),
+                format!(
+                    "malformed header: the header of ⟨{name}⟩ must be the first line of its own code block"
+                ),
+            ));
+            return None;
+        }
+        Some(Err(message)) => {
+            problems.push(Diagnostic::new(
+                place.clone(),
+                format!("malformed reference: {message}"),
+            ));
+            return None;
+        }
+    };
+    Some(Line {
+        text: text.to_string(),
+        place: place.clone(),
+        reference,
+    })
+}
+
+/// A root's file must land inside `OUT_DIR` and be Rust.
+fn check_root_file(file: &str) -> Result<(), String> {
+    let inside = !file.is_empty()
+        && !file.starts_with(['/', '\\'])
+        && file
+            .split(['/', '\\'])
+            .all(|part| !part.is_empty() && part != "." && part != "..");
+    if !inside {
+        return Err(format!(
+            "malformed header: root file `{file}` must be a relative path inside the output directory"
+        ));
+    }
+    if !file.ends_with(".rs") {
+        return Err(format!(
+            "malformed header: root file `{file}` must end in `.rs`"
+        ));
+    }
+    Ok(())
+}

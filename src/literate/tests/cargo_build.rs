@@ -1,0 +1,118 @@
+//! The promises a person editing the book relies on, shown on a real crate: a small book built by
+//! the project's own `build.rs` with `cargo build`, and checked with `literate check`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The chat-noir crate this tooling serves.
+fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A crate built exactly like chat-noir (its build.rs, its shell, its lock file) around one chapter.
+fn fixture(chapter: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let root = project_root();
+    let literate = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .canonicalize()
+        .unwrap();
+    let manifest = format!(
+        "[package]\nname = \"fixture\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+         [build-dependencies]\nliterate = {{ path = {:?} }}\n\n[workspace]\n",
+        literate.display().to_string()
+    );
+    fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+    fs::copy(root.join("build.rs"), dir.path().join("build.rs")).unwrap();
+    fs::copy(root.join("Cargo.lock"), dir.path().join("Cargo.lock")).unwrap();
+    fs::create_dir_all(dir.path().join("src")).unwrap();
+    fs::write(
+        dir.path().join("src/lib.rs"),
+        "include!(concat!(env!(\"OUT_DIR\"), \"/lib.rs\"));\n",
+    )
+    .unwrap();
+    fs::create_dir_all(dir.path().join("book/src")).unwrap();
+    fs::write(dir.path().join("book/src/SUMMARY.md"), "- [A](a.md)\n").unwrap();
+    fs::write(dir.path().join("book/src/a.md"), chapter).unwrap();
+    dir
+}
+
+/// Runs a command in the fixture with a target directory shared between runs, so that the tooling
+/// is compiled once.
+fn run(mut command: Command, dir: &Path) -> Output {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-target");
+    command
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("CARGO_MAKEFLAGS")
+        .output()
+        .expect("cargo runs")
+}
+
+fn cargo_build(dir: &Path) -> Output {
+    let mut command = Command::new(env!("CARGO"));
+    command.args(["build", "--offline", "--quiet"]);
+    run(command, dir)
+}
+
+const GOOD: &str = "# A\n\n```rust\n// <<file:lib.rs>>=\npub fn answer() -> u32 {\n    // <<the answer>>\n}\n```\n\n```rust\n// <<the answer>>=\n42\n```\n";
+
+#[test]
+fn an_undefined_reference_stops_cargo_build_at_its_markdown_line() {
+    let dir = fixture(&GOOD.replace(
+        "    // <<the answer>>",
+        "    // <<the answer>>\n    // <<no such chunk>>",
+    ));
+    let output = cargo_build(dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("error: fixture@0.1.0: book/src/a.md:7:5: undefined chunk ⟨no such chunk⟩"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_syntax_error_stops_cargo_build_at_its_markdown_line() {
+    let dir = fixture(&GOOD.replace("\n42\n", "\n42 +\n"));
+    let output = cargo_build(dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("book/src/a.md:7:1: syntax error in tangled Rust (lib.rs): unexpected end of input, expected an expression"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_type_error_is_shown_at_its_markdown_line_by_literate_check() {
+    let dir = fixture(&GOOD.replace("\n42\n", "\n\"42\"\n"));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_literate"));
+    command.args(["check", "--offline"]).env("NO_COLOR", "1");
+    let output = run(command, dir.path());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!output.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("error[E0308]: mismatched types\n  --> book/src/a.md:12:1\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("12 | \"42\"\n   | ^^^^ expected `u32`, found `&str`"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("literate check: 1 error(s), 0 warning(s)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_sound_book_builds() {
+    let dir = fixture(GOOD);
+    let output = cargo_build(dir.path());
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -1,0 +1,261 @@
+//! Every kind of problem the tangler reports, each shown on a small book written to a temporary
+//! directory, with the exact `file:line:col: message` a reader sees.
+
+use std::fs;
+
+use literate::tangle_book;
+
+/// Writes a book whose SUMMARY.md lists the given chapters in order, and tangles it.
+fn problems(chapters: &[(&str, &str)]) -> Vec<String> {
+    let summary: String = chapters
+        .iter()
+        .map(|(name, _)| format!("- [{name}]({name})\n"))
+        .collect();
+    problems_with_summary(&format!("# Summary\n\n{summary}"), chapters)
+}
+
+fn problems_with_summary(summary: &str, chapters: &[(&str, &str)]) -> Vec<String> {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    fs::write(dir.path().join("SUMMARY.md"), summary).expect("write SUMMARY.md");
+    for (name, text) in chapters {
+        fs::write(dir.path().join(name), text).expect("write a chapter");
+    }
+    let outcome = tangle_book(dir.path(), "book/src");
+    outcome.problems.iter().map(ToString::to_string).collect()
+}
+
+const ROOT: &str = "```rust\n// <<file:lib.rs>>=\n// <<body>>\n```\n";
+
+#[test]
+fn a_sound_book_has_no_problems() {
+    let body = "```rust\n// <<body>>=\nfn f() {}\n```\n";
+    assert_eq!(
+        problems(&[("a.md", ROOT), ("b.md", body)]),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn undefined_reference_suggests_the_nearest_name() {
+    let text = "# A\n\n```rust\n// <<file:lib.rs>>=\nfn f() {\n    // <<the bodyy>>\n}\n```\n\n```rust\n// <<the body>>=\nlet x = 1;\n```\n";
+    assert_eq!(
+        problems(&[("a.md", text)]),
+        [
+            "book/src/a.md:6:5: undefined chunk ⟨the bodyy⟩; did you mean ⟨the body⟩?",
+            "book/src/a.md:11:1: ⟨the body⟩ is never used: no root (`// <<file:NAME.rs>>=`) reaches it",
+        ]
+    );
+}
+
+#[test]
+fn undefined_reference_with_nothing_near_has_no_suggestion() {
+    let text = "```rust\n// <<file:lib.rs>>=\n// <<something else entirely>>\n```\n";
+    assert_eq!(
+        problems(&[("a.md", text)]),
+        ["book/src/a.md:3:1: undefined chunk ⟨something else entirely⟩"]
+    );
+}
+
+#[test]
+fn a_cycle_is_shown_whole_with_each_step() {
+    let a = "```rust\n// <<file:lib.rs>>=\n// <<first>>\n```\n\n```rust\n// <<first>>=\n  // <<second>>\n```\n";
+    let b = "Text.\n\n```rust\n// <<second>>=\n// <<first>>\n```\n";
+    assert_eq!(
+        problems(&[("a.md", a), ("b.md", b)]),
+        [
+            "book/src/b.md:5:1: cycle: ⟨first⟩ contains itself: ⟨first⟩ → ⟨second⟩ → ⟨first⟩\n    \
+          book/src/a.md:8:3: ⟨first⟩ uses ⟨second⟩\n    \
+          book/src/b.md:5:1: ⟨second⟩ uses ⟨first⟩"
+        ]
+    );
+}
+
+#[test]
+fn a_chunk_that_uses_itself_is_a_cycle() {
+    let a = "```rust\n// <<file:lib.rs>>=\n// <<loop>>\n```\n\n```rust\n// <<loop>>=\n// <<loop>>\n```\n";
+    assert_eq!(
+        problems(&[("a.md", a)]),
+        [
+            "book/src/a.md:8:1: cycle: ⟨loop⟩ contains itself: ⟨loop⟩ → ⟨loop⟩\n    \
+          book/src/a.md:8:1: ⟨loop⟩ uses ⟨loop⟩"
+        ]
+    );
+}
+
+#[test]
+fn a_chunk_no_root_reaches_is_reported_with_who_uses_it() {
+    let a = format!(
+        "{ROOT}\n```rust\n// <<body>>=\n```\n\n```rust\n// <<orphan>>=\n// <<helper>>\n```\n\n```rust\n// <<helper>>=\nfn h() {{}}\n```\n"
+    );
+    assert_eq!(
+        problems(&[("a.md", &a)]),
+        [
+            "book/src/a.md:11:1: ⟨orphan⟩ is never used: no root (`// <<file:NAME.rs>>=`) reaches it",
+            "book/src/a.md:16:1: ⟨helper⟩ is never used: no root (`// <<file:NAME.rs>>=`) reaches it (only ⟨orphan⟩ uses it, and no root reaches that either)",
+        ]
+    );
+}
+
+#[test]
+fn a_second_definition_names_both_places() {
+    let a = format!("{ROOT}\n```rust\n// <<body>>=\nfn a() {{}}\n```\n");
+    let b = "```rust\n// <<body>>=\nfn b() {}\n```\n";
+    assert_eq!(
+        problems(&[("a.md", &a), ("b.md", b)]),
+        [
+            "book/src/b.md:2:1: ⟨body⟩ is defined twice; continue a chunk with `// <<body>>+=`\n    \
+          book/src/a.md:7:1: first defined here"
+        ]
+    );
+}
+
+#[test]
+fn a_continuation_with_no_definition() {
+    let a = "```rust\n// <<file:lib.rs>>=\n// <<body>>\n```\n\n```rust\n// <<body>>+=\nfn b() {}\n```\n";
+    assert_eq!(
+        problems(&[("a.md", a)]),
+        ["book/src/a.md:7:1: `+=` continues ⟨body⟩, which is never defined with `// <<body>>=`"]
+    );
+}
+
+#[test]
+fn a_continuation_before_its_definition() {
+    let a = format!("{ROOT}\n```rust\n// <<body>>+=\nfn b() {{}}\n```\n");
+    let b = "```rust\n// <<body>>=\nfn a() {}\n```\n";
+    assert_eq!(
+        problems(&[("a.md", &a), ("b.md", b)]),
+        [
+            "book/src/a.md:7:1: ⟨body⟩ is continued before it is defined; `+=` must come after `=` in book order\n    \
+          book/src/b.md:2:1: defined here"
+        ]
+    );
+}
+
+#[test]
+fn an_unterminated_fence_is_reported_where_it_opens() {
+    let a = format!("{ROOT}\nSome text.\n\n```rust\n// <<body>>=\nfn f() {{}}\n");
+    assert_eq!(
+        problems(&[("a.md", &a)]),
+        [
+            "book/src/a.md:8:1: unterminated fence: this code block has no closing fence and runs to the end of the file"
+        ]
+    );
+}
+
+#[test]
+fn malformed_headers_and_references() {
+    let a = "```rust\n// <<file:lib.rs>\n```\n\n```rust\n// <<file:lib.rs>>=\n    // <<body>> and more\n// <<body>>=\n```\n\n```rust,ignore extra\n// <<x>>=\n```\n";
+    assert_eq!(
+        problems(&[("a.md", a)]),
+        [
+            "book/src/a.md:2:1: malformed header: chunk marker is not closed: expected `>>` after the name",
+            "book/src/a.md:7:1: malformed reference: unexpected `and more` after the chunk name: a header ends in `>>=` or `>>+=`, a reference in `>>`",
+            "book/src/a.md:8:1: malformed header: the header of ⟨body⟩ must be the first line of its own code block",
+            "book/src/a.md:11:1: malformed fence `rust,ignore extra`: a chunk's fence is plain `rust`, with extra flags after a comma and no space (`rust,ignore`)",
+            "book/src/a.md:12:1: ⟨x⟩ is never used: no root (`// <<file:NAME.rs>>=`) reaches it",
+        ]
+    );
+}
+
+#[test]
+fn a_header_after_the_first_line_of_an_illustration() {
+    let a = format!(
+        "{ROOT}\n```rust\n// <<body>>=\n```\n\n```rust\nfn shown() {{}}\n// <<late>>=\n```\n"
+    );
+    assert_eq!(
+        problems(&[("a.md", &a)]),
+        [
+            "book/src/a.md:12:1: malformed header: the header of ⟨late⟩ must be the first line of its code block"
+        ]
+    );
+}
+
+#[test]
+fn a_root_outside_the_output_directory_or_not_rust() {
+    let a = "```rust\n// <<file:../escape.rs>>=\n```\n\n```rust\n// <<file:notes.txt>>=\n```\n";
+    assert_eq!(
+        problems(&[("a.md", a)]),
+        [
+            "book/src/a.md:2:1: malformed header: root file `../escape.rs` must be a relative path inside the output directory",
+            "book/src/a.md:6:1: malformed header: root file `notes.txt` must end in `.rs`",
+        ]
+    );
+}
+
+#[test]
+fn a_root_written_twice() {
+    let a = "```rust\n// <<file:lib.rs>>=\n```\n\n```rust\n// <<file:./lib.rs>>=\n```\n";
+    assert_eq!(
+        problems(&[("a.md", a)]),
+        [
+            "book/src/a.md:6:1: ⟨file:./lib.rs⟩ writes `lib.rs`, which another root already writes\n    \
+          book/src/a.md:2:1: ⟨file:lib.rs⟩ writes it here"
+        ]
+    );
+}
+
+#[test]
+fn a_root_used_inside_another_chunk() {
+    let a = "```rust\n// <<file:lib.rs>>=\n// <<file:other.rs>>\n```\n\n```rust\n// <<file:other.rs>>=\n```\n";
+    assert_eq!(
+        problems(&[("a.md", a)]),
+        [
+            "book/src/a.md:3:1: ⟨file:other.rs⟩ is a root, a file of its own; it cannot also be used inside ⟨file:lib.rs⟩"
+        ]
+    );
+}
+
+#[test]
+fn a_missing_chapter_is_reported_at_its_summary_link() {
+    let summary = "# Summary\n\n- [Present](a.md)\n- [Missing](gone.md)\n- [Draft]()\n";
+    assert_eq!(
+        problems_with_summary(summary, &[("a.md", "```rust\n// <<file:lib.rs>>=\n```\n")]),
+        [
+            "book/src/SUMMARY.md:4:3: chapter `gone.md` listed in SUMMARY.md cannot be read: no such file"
+        ]
+    );
+}
+
+#[test]
+fn a_missing_summary_is_reported() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let outcome = tangle_book(dir.path(), "book/src");
+    let problems: Vec<String> = outcome.problems.iter().map(ToString::to_string).collect();
+    assert_eq!(problems, ["book/src/SUMMARY.md:1:1: no such file"]);
+}
+
+#[test]
+fn a_line_mdbook_would_hide() {
+    let a = "```rust\n// <<file:lib.rs>>=\n# [allow(dead_code)]\nfn f() {}\n```\n";
+    assert_eq!(
+        problems(&[("a.md", a)]),
+        [
+            "book/src/a.md:3:1: a line of a Rust block starts with `#`, which mdbook hides from readers; write attributes as `#[…]`"
+        ]
+    );
+}
+
+#[test]
+fn a_syntax_error_is_reported_at_its_markdown_line_and_column() {
+    let a = "# A\n\n```rust\n// <<file:lib.rs>>=\nfn f() {\n    // <<body>>\n}\n```\n";
+    let b = "```rust\n// <<body>>=\nlet x = 1 +;\n```\n";
+    assert_eq!(
+        problems(&[("a.md", a), ("b.md", b)]),
+        ["book/src/b.md:3:12: syntax error in tangled Rust (lib.rs): expected an expression"]
+    );
+}
+
+#[test]
+fn chapters_that_are_not_utf8_are_reported_where_the_bad_byte_is() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    fs::write(dir.path().join("SUMMARY.md"), "- [A](a.md)\n").unwrap();
+    fs::write(dir.path().join("a.md"), b"ok\nab\xffc\n").unwrap();
+    let outcome = tangle_book(dir.path(), "book/src");
+    let problems: Vec<String> = outcome.problems.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        problems,
+        [
+            "book/src/SUMMARY.md:1:3: chapter `a.md` listed in SUMMARY.md cannot be read: the file is not valid UTF-8 here"
+        ]
+    );
+}
