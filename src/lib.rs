@@ -1,1 +1,43 @@
-include!(concat!(env!("OUT_DIR"), "/lib.rs"));
+//! Chat Noir, tangled from the book in `book/src` by `build.rs`: each module below is one root chunk
+//! of the book, included from Cargo's `OUT_DIR`. Edit the book, not the tangled files.
+
+/// The world: the state of one game of Chat Noir, and the boards a game starts from.
+pub mod world {
+    include!(concat!(env!("OUT_DIR"), "/world.rs"));
+}
+
+/// Breadth-first search: the distance from one node of a world's graph to every other.
+pub mod bfs {
+    include!(concat!(env!("OUT_DIR"), "/bfs.rs"));
+}
+
+/// The graph of a world: which nodes the cat can step between.
+pub mod graph {
+    include!(concat!(env!("OUT_DIR"), "/graph.rs"));
+}
+
+/// The cells on the cat's shortest paths to the edge.
+pub mod cats_path {
+    include!(concat!(env!("OUT_DIR"), "/cats_path.rs"));
+}
+
+/// Where the board's circles go on the screen.
+pub mod drawing {
+    include!(concat!(env!("OUT_DIR"), "/drawing.rs"));
+}
+
+/// Keys and the mouse: from one world to the next.
+pub mod input {
+    include!(concat!(env!("OUT_DIR"), "/input.rs"));
+}
+
+/// The world a new game starts from.
+pub mod start {
+    include!(concat!(env!("OUT_DIR"), "/start.rs"));
+}
+
+/// Every test in the book, gathered as the original gathers its tests in one chunk.
+#[cfg(test)]
+mod tests {
+    include!(concat!(env!("OUT_DIR"), "/tests.rs"));
+}

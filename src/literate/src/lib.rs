@@ -11,6 +11,7 @@
 mod book;
 pub mod cargo_check;
 mod diagnostic;
+pub mod fmt;
 mod line_map;
 mod markdown;
 mod marker;

@@ -46,6 +46,11 @@ impl LineMap {
         ))
     }
 
+    /// How much indentation references added in front of a 1-based tangled line.
+    pub fn indent(&self, line: usize) -> Option<usize> {
+        Some(self.lines.get(line.checked_sub(1)?)?.indent)
+    }
+
     /// A plain-text form, written beside each tangled file for the tools that read diagnostics:
     /// one `file PATH` line per Markdown file, then `FILE LINE COL INDENT` per tangled line.
     pub fn to_text(&self) -> String {

@@ -1,13 +1,20 @@
 //! `literate`: the book's command-line tools.
 
+use std::path::Path;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: literate check [CARGO CHECK ARGUMENTS...]
+       literate fmt [--check]
 
   check    runs `cargo check --message-format=json` (with --workspace --all-targets
            unless other arguments are given) and prints every error and warning at
            its place in the book's Markdown, rustc-style.
+  fmt      formats the book's code as rustfmt formats the tangled files, by
+           rewriting the chunks in book/src; with --check, only reports what
+           would change and fails if anything would.
+
+Run both from the directory that holds book/src.
 ";
 
 fn main() -> ExitCode {
@@ -18,6 +25,7 @@ fn main() -> ExitCode {
             let defaults = ["--workspace".to_string(), "--all-targets".to_string()];
             literate::cargo_check::run(if rest.is_empty() { &defaults } else { rest })
         }
+        Some("fmt") => fmt(&args[1..]),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS
@@ -25,6 +33,70 @@ fn main() -> ExitCode {
         _ => {
             eprint!("{USAGE}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// `literate fmt [--check]`.
+fn fmt(args: &[String]) -> ExitCode {
+    let check = match args {
+        [] => false,
+        [flag] if flag == "--check" => true,
+        _ => {
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = literate::tangle_book(Path::new("book/src"), "book/src");
+    if !outcome.problems.is_empty() {
+        for problem in &outcome.problems {
+            eprintln!("{problem}");
+        }
+        return ExitCode::FAILURE;
+    }
+    let mut formatted = Vec::new();
+    for file in outcome.files {
+        match literate::fmt::rustfmt(&file.text) {
+            Ok(text) => formatted.push((file, text)),
+            Err(message) => {
+                eprintln!("literate fmt: rustfmt failed on {}: {message}", file.name);
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let formatting = literate::fmt::formatting(&formatted);
+    for problem in &formatting.unfixable {
+        eprintln!("{problem}");
+    }
+    if check {
+        for edit in &formatting.edits {
+            eprintln!(
+                "{}:{}:1: rustfmt would reformat lines {} to {}",
+                edit.file, edit.first, edit.first, edit.last
+            );
+        }
+        let clean = formatting.edits.is_empty() && formatting.unfixable.is_empty();
+        return if clean {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
+    match literate::fmt::apply(Path::new("."), &formatting.edits) {
+        Ok(files) => {
+            println!(
+                "literate fmt: {} change(s) in {files} file(s)",
+                formatting.edits.len()
+            );
+            if formatting.unfixable.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("literate fmt: cannot write the book: {e}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -259,3 +259,14 @@ fn chapters_that_are_not_utf8_are_reported_where_the_bad_byte_is() {
         ]
     );
 }
+
+#[test]
+fn an_inner_doc_comment_in_a_root_is_reported() {
+    let a = "```rust\n// <<file:lib.rs>>=\n//! Docs.\nfn f() {}\n```\n";
+    assert_eq!(
+        problems(&[("a.md", a)]),
+        [
+            "book/src/a.md:3:1: syntax error in tangled Rust (lib.rs): inner attributes and `//!` comments cannot be included with `include!`; put them on the `mod` in src/"
+        ]
+    );
+}
