@@ -21,6 +21,16 @@ pub mod cats_path {
     include!(concat!(env!("OUT_DIR"), "/cats_path.rs"));
 }
 
+/// Pictures as values, shown as SVG or as pixels.
+pub mod image {
+    include!(concat!(env!("OUT_DIR"), "/image.rs"));
+}
+
+/// The cat's three faces.
+pub mod cat {
+    include!(concat!(env!("OUT_DIR"), "/cat.rs"));
+}
+
 /// Where the board's circles go on the screen.
 pub mod drawing {
     include!(concat!(env!("OUT_DIR"), "/drawing.rs"));
