@@ -47,6 +47,16 @@ pub mod start {
 }
 
 /// Every test in the book, gathered as the original gathers its tests in one chunk.
+/// A game being played, fitted to a window.
+pub mod play {
+    include!(concat!(env!("OUT_DIR"), "/play.rs"));
+}
+
+/// The command line.
+pub mod cli {
+    include!(concat!(env!("OUT_DIR"), "/cli.rs"));
+}
+
 #[cfg(test)]
 mod tests {
     include!(concat!(env!("OUT_DIR"), "/tests.rs"));

@@ -1,0 +1,2 @@
+//! The game played in a real window, tangled from the book's chapter "Run, program, run".
+include!(concat!(env!("OUT_DIR"), "/end_to_end.rs"));
