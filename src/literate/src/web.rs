@@ -104,6 +104,11 @@ impl Web {
             .map(|&i| &self.parts[i])
     }
 
+    /// The parts of a chunk in book order, as indices into [`Web::parts`].
+    pub fn part_indices(&self, name: &str) -> &[usize] {
+        self.by_name.get(name).map_or(&[], Vec::as_slice)
+    }
+
     pub fn is_defined(&self, name: &str) -> bool {
         self.by_name.contains_key(name)
     }

@@ -1,0 +1,177 @@
+//! The book's figures, drawn by the game's own drawing code when the book is built.
+//!
+//! A chapter asks for one with a line `{{#figure NAME ARGS…}}`; `figure` answers with an HTML figure
+//! holding the picture as inline SVG. Labels (coordinates, distances) are SVG text laid over the
+//! picture at each cell's centre.
+
+use chat_noir::bfs::{Distance, Node, build_bfs_table, lookup_in_table};
+use chat_noir::cat::{CatMode, cat};
+use chat_noir::drawing::{cell_center_x, cell_center_y, render_board, render_world};
+use chat_noir::image::{Image, image_width, to_svg, underlay_xy};
+use chat_noir::start::make_initial_world;
+use chat_noir::world::{Posn, State, World, empty_board, game_rng};
+use literate::weave::escape;
+
+const USAGE: &str = "known figures: empty-board N, board-coordinates N, cats-path N X Y, cat-faces, \
+                     distance-map N SEED, world N SEED";
+
+/// The figure that `words` (the directive after `{{#figure`) ask for.
+pub fn figure(words: &[&str]) -> Result<String, String> {
+    let (name, args) = words
+        .split_first()
+        .ok_or(format!("no figure named; {USAGE}"))?;
+    let numbers: Vec<i32> = args
+        .iter()
+        .map(|a| {
+            a.parse()
+                .map_err(|_| format!("`{a}` is not a whole number; {USAGE}"))
+        })
+        .collect::<Result<_, _>>()?;
+    match (*name, numbers.as_slice()) {
+        ("empty-board", &[n]) => board(n, false),
+        ("board-coordinates", &[n]) => board(n, true),
+        ("cats-path", &[n, x, y]) => cats_path(n, Posn::new(x, y)),
+        ("cat-faces", &[]) => Ok(cat_faces()),
+        ("distance-map", &[n, seed]) => distance_map(n, seed),
+        ("world", &[n, seed]) => world(n, seed),
+        _ => Err(format!("no figure `{}`; {USAGE}", words.join(" "))),
+    }
+}
+
+fn size(n: i32) -> Result<i32, String> {
+    chat_noir::cli::board_size(&n.to_string()).map_err(|e| format!("board size: {e}"))
+}
+
+fn board(n: i32, coordinates: bool) -> Result<String, String> {
+    let n = size(n)?;
+    let cells = empty_board(n);
+    let svg = to_svg(&render_board(&cells, n, |_| false, None));
+    let (svg, caption) = if coordinates {
+        let labels = cells
+            .iter()
+            .map(|c| (c.p, format!("{},{}", c.p.x, c.p.y), false));
+        (
+            with_labels(&svg, labels),
+            format!(
+                "The {n}×{n} board with the position (x, y) of each cell; odd rows are shifted half a cell to the right."
+            ),
+        )
+    } else {
+        (
+            svg,
+            format!("The empty {n}×{n} board, drawn by <code>render_board</code>."),
+        )
+    };
+    Ok(html(&svg, &caption))
+}
+
+fn cats_path(n: i32, cat: Posn) -> Result<String, String> {
+    let n = size(n)?;
+    let world = World {
+        board: empty_board(n),
+        cat,
+        state: State::Playing,
+        size: n,
+        mouse_posn: None,
+        help: true,
+    };
+    let caption = format!(
+        "The cat at ({}, {}) of an empty {n}×{n} board, with help on: the cells with white centres are on its shortest paths to the edge.",
+        cat.x, cat.y
+    );
+    Ok(html(&to_svg(&render_world(&world)), &caption))
+}
+
+fn cat_faces() -> String {
+    let faces = [CatMode::Thinking, CatMode::Happy, CatMode::Mad].map(cat);
+    let step = image_width(&faces[0]) + 16.0;
+    let mut row: Option<Image> = None;
+    for (i, face) in faces.into_iter().enumerate() {
+        row = Some(match row {
+            None => face,
+            Some(left) => underlay_xy(left, step * i as f64, 0.0, face),
+        });
+    }
+    let svg = scaled(&to_svg(&row.expect("three faces")), 3.0);
+    html(
+        &svg,
+        "The cat thinking (while the game is on), happy (when it has escaped) and mad (when it is shut in), drawn by <code>cat</code>, three times their size.",
+    )
+}
+
+fn distance_map(n: i32, seed: i32) -> Result<String, String> {
+    let n = size(n)?;
+    let world = make_initial_world(n, &mut game_rng(seed as u64));
+    let table = build_bfs_table(&world, Node::Boundary);
+    let labels = world.board.iter().map(|c| {
+        let label = match lookup_in_table(&table, c.p) {
+            _ if c.blocked => String::new(),
+            Distance::Steps(d) => d.to_string(),
+            Distance::Infinite => "∞".to_string(),
+        };
+        (c.p, label, c.blocked)
+    });
+    let svg = with_labels(
+        &to_svg(&render_board(&world.board, n, |_| false, None)),
+        labels,
+    );
+    let caption = format!(
+        "The distance of every cell to the boundary, on the first board of seed {seed} ({n}×{n}). Blocked cells have none."
+    );
+    Ok(html(&svg, &caption))
+}
+
+fn world(n: i32, seed: i32) -> Result<String, String> {
+    let n = size(n)?;
+    let world = make_initial_world(n, &mut game_rng(seed as u64));
+    let caption =
+        format!("The world a game of seed {seed} starts with, drawn by <code>render_world</code>.");
+    Ok(html(&to_svg(&render_world(&world)), &caption))
+}
+
+/// The SVG with a text label centred on each given cell (white on a blocked cell).
+fn with_labels(svg: &str, labels: impl Iterator<Item = (Posn, String, bool)>) -> String {
+    let mut text = String::new();
+    for (p, label, on_black) in labels {
+        let fill = if on_black { "#ffffff" } else { "#000000" };
+        text.push_str(&format!(
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" dominant-baseline=\"central\" font-family=\"sans-serif\" font-size=\"11\" fill=\"{fill}\">{}</text>\n",
+            cell_center_x(p),
+            cell_center_y(p),
+            escape(&label)
+        ));
+    }
+    svg.replace("</svg>", &format!("{text}</svg>"))
+}
+
+/// The SVG drawn `factor` times its size.
+fn scaled(svg: &str, factor: f64) -> String {
+    let attribute = |name: &str| -> Option<f64> {
+        let start = svg.find(&format!(" {name}=\""))? + name.len() + 3;
+        svg[start..].split('"').next()?.parse().ok()
+    };
+    match (attribute("width"), attribute("height")) {
+        (Some(w), Some(h)) => svg.replacen(
+            &format!(" width=\"{}\" height=\"{}\"", fmt(w), fmt(h)),
+            &format!(
+                " width=\"{}\" height=\"{}\"",
+                fmt(w * factor),
+                fmt(h * factor)
+            ),
+            1,
+        ),
+        _ => svg.to_string(),
+    }
+}
+
+fn fmt(x: f64) -> String {
+    let text = format!("{x:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+fn html(svg: &str, caption: &str) -> String {
+    format!(
+        "<figure class=\"chunk-figure\">\n{}<figcaption>{caption}</figcaption>\n</figure>",
+        svg.trim_end()
+    )
+}
