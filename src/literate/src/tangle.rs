@@ -48,48 +48,39 @@ fn roots(web: &Web) -> impl Iterator<Item = (&str, &str)> {
         .filter_map(|name| Some((name.as_str(), root_file(name)?)))
 }
 
-/// A chunk has one definition (`=`), and its continuations (`+=`) come after it.
+/// A chunk has one definition (`=`), and its continuations (`+=`) come after it in book order.
 fn check_definitions(web: &Web, problems: &mut Vec<Diagnostic>) {
     for name in web.names() {
-        let parts: Vec<&Part> = web.parts_of(name).collect();
-        let definitions: Vec<&&Part> = parts
-            .iter()
-            .filter(|p| p.kind == PartKind::Define)
-            .collect();
-        let first_definition = definitions.first();
-        for twice in definitions.iter().skip(1) {
-            problems.push(
-                Diagnostic::new(
-                    twice.header.clone(),
-                    format!("⟨{name}⟩ is defined twice; continue a chunk with `// <<{name}>>+=`"),
-                )
-                .with_note(definitions[0].header.clone(), "first defined here"),
-            );
-        }
-        for part in parts.iter().filter(|p| p.kind == PartKind::Append) {
-            match first_definition {
-                None => problems.push(Diagnostic::new(
-                    part.header.clone(),
+        let first = web.parts_of(name).find(|p| p.kind == PartKind::Define);
+        let mut defined = false;
+        for part in web.parts_of(name) {
+            let place = part.header.clone();
+            match (part.kind, first) {
+                (PartKind::Define, Some(first)) if defined => problems.push(
+                    Diagnostic::new(
+                        place,
+                        format!("⟨{name}⟩ is defined twice; continue a chunk with `// <<{name}>>+=`"),
+                    )
+                    .with_note(first.header.clone(), "first defined here"),
+                ),
+                (PartKind::Define, _) => defined = true,
+                (PartKind::Append, None) => problems.push(Diagnostic::new(
+                    place,
                     format!("`+=` continues ⟨{name}⟩, which is never defined with `// <<{name}>>=`"),
                 )),
-                Some(definition) if is_before(part, definition) => problems.push(
+                (PartKind::Append, Some(first)) if !defined => problems.push(
                     Diagnostic::new(
-                        part.header.clone(),
+                        place,
                         format!(
                             "⟨{name}⟩ is continued before it is defined; `+=` must come after `=` in book order"
                         ),
                     )
-                    .with_note(definition.header.clone(), "defined here"),
+                    .with_note(first.header.clone(), "defined here"),
                 ),
-                Some(_) => {}
+                (PartKind::Append, Some(_)) => {}
             }
         }
     }
-}
-
-/// Whether part `a` comes before part `b` in book order.
-fn is_before(a: &Part, b: &Part) -> bool {
-    (a.chapter, a.block.start) < (b.chapter, b.block.start)
 }
 
 /// Every reference names a chunk that exists, and never a root.

@@ -401,6 +401,13 @@ mod tests {
         }
     }
 
+    fn assert_contains(haystack: &str, needle: &str) {
+        assert!(
+            haystack.contains(needle),
+            "{needle:?} is not in:\n{haystack}"
+        );
+    }
+
     fn no_figures(words: &[&str]) -> Result<String, String> {
         Err(format!("no figure {words:?}"))
     }
@@ -417,36 +424,27 @@ mod tests {
         );
         let (woven, problems) = weave(&[a, b], "book/src", &mut no_figures);
         assert!(problems.is_empty(), "{problems:?}");
-        assert!(
-            woven[0].contains("<div class=\"chunk\" id=\"chunk-file-lib-rs-1\">"),
-            "{}",
-            woven[0]
+        assert_contains(
+            &woven[0],
+            "<div class=\"chunk\" id=\"chunk-file-lib-rs-1\">",
         );
-        assert!(
-            woven[0].contains("⟨file:lib.rs⟩</a>&nbsp;<span class=\"chunk-sign\">≡</span>"),
-            "{}",
-            woven[0]
+        assert_contains(
+            &woven[0],
+            "⟨file:lib.rs⟩</a>&nbsp;<span class=\"chunk-sign\">≡</span>",
         );
-        assert!(woven[0].contains("<div class=\"chunk-use hljs\">    <a href=\"b.html#chunk-the-body-1\">⟨the body⟩</a></div>"), "{}", woven[0]);
-        assert!(
-            woven[0].contains("```rust,ignore,noplayground\nfn f() {\n```"),
-            "{}",
-            woven[0]
+        assert_contains(
+            &woven[0],
+            "<div class=\"chunk-use hljs\">    <a href=\"b.html#chunk-the-body-1\">⟨the body⟩</a></div>",
         );
-        assert!(
-            woven[1].contains("part 1 of 2 · <a class=\"chunk-next\" href=\"#chunk-the-body-2\""),
-            "{}",
-            woven[1]
+        assert_contains(&woven[0], "```rust,ignore,noplayground\nfn f() {\n```");
+        assert_contains(
+            &woven[1],
+            "part 1 of 2 · <a class=\"chunk-next\" href=\"#chunk-the-body-2\"",
         );
-        assert!(
-            woven[1].contains("<span class=\"chunk-sign\">+≡</span>"),
-            "{}",
-            woven[1]
-        );
-        assert!(
-            woven[1].contains("Used in <a href=\"a.html#chunk-file-lib-rs-1\">⟨file:lib.rs⟩</a>."),
-            "{}",
-            woven[1]
+        assert_contains(&woven[1], "<span class=\"chunk-sign\">+≡</span>");
+        assert_contains(
+            &woven[1],
+            "Used in <a href=\"a.html#chunk-file-lib-rs-1\">⟨file:lib.rs⟩</a>.",
         );
         assert!(
             !woven.iter().any(|w| w.contains("// <<")),
@@ -490,6 +488,9 @@ mod tests {
         );
         let index = chapter("index.md", "# Index\n\n{{#chunk-index}}\n");
         let (woven, _) = weave(&[a, index], "book/src", &mut no_figures);
-        assert!(woven[1].contains("<li><a href=\"a.html#chunk-x-1\">⟨x⟩</a> in a.md; parts <a href=\"a.html#chunk-x-1\">1</a> <a href=\"a.html#chunk-x-2\">2</a>; used in <a href=\"a.html#chunk-file-lib-rs-1\">⟨file:lib.rs⟩</a></li>"), "{}", woven[1]);
+        assert_contains(
+            &woven[1],
+            "<li><a href=\"a.html#chunk-x-1\">⟨x⟩</a> in a.md; parts <a href=\"a.html#chunk-x-1\">1</a> <a href=\"a.html#chunk-x-2\">2</a>; used in <a href=\"a.html#chunk-file-lib-rs-1\">⟨file:lib.rs⟩</a></li>",
+        );
     }
 }
