@@ -98,7 +98,8 @@ fn add_lines(
     }
 }
 
-/// Where a line of transformed code text starts in the source line at or after `from`.
+/// Where a line of transformed code text starts in the source line at or after `from`: its own
+/// indentation before the first character found there.
 fn locate_line(text: &str, from: usize, line_text: &str) -> usize {
     let line_start = text
         .get(..from.min(text.len()))
@@ -106,8 +107,10 @@ fn locate_line(text: &str, from: usize, line_text: &str) -> usize {
         .unwrap_or(0);
     let line_end = next_line_start(text, from);
     let source_line = text.get(line_start..line_end).unwrap_or("");
-    match source_line.find(line_text.trim_start()) {
-        Some(i) if !line_text.trim_start().is_empty() => line_start + i,
+    let content = line_text.trim_start();
+    let indentation = line_text.len() - content.len();
+    match source_line.find(content) {
+        Some(i) if !content.is_empty() && i >= indentation => line_start + i - indentation,
         _ => from.min(text.len()),
     }
 }

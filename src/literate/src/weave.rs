@@ -266,30 +266,28 @@ impl<'w> Weaver<'w> {
         )
     }
 
-    fn footer(&self, chapter: usize, i: usize) -> String {
-        let part = &self.web.parts[i];
-        let users = self
-            .users
-            .get(part.name.as_str())
-            .cloned()
-            .unwrap_or_default();
-        if users.is_empty() {
-            return String::new();
-        }
+    /// Links to the parts that use the chunk `name`, or `None` if nothing uses it.
+    fn user_links(&self, chapter: usize, name: &str) -> Option<String> {
+        let users = self.users.get(name)?;
         let links: Vec<String> = users
             .iter()
             .map(|&u| {
+                let part = &self.web.parts[u];
                 format!(
                     "<a href=\"{}\">⟨{}⟩</a>",
                     self.href(chapter, u),
-                    escape(&self.web.parts[u].name)
+                    escape(&part.name)
                 )
             })
             .collect();
-        format!(
-            "<div class=\"chunk-footer\">Used in {}.</div>\n",
-            links.join(", ")
-        )
+        Some(links.join(", "))
+    }
+
+    fn footer(&self, chapter: usize, i: usize) -> String {
+        match self.user_links(chapter, &self.web.parts[i].name) {
+            Some(links) => format!("<div class=\"chunk-footer\">Used in {links}.</div>\n"),
+            None => String::new(),
+        }
     }
 
     /// Every chunk in book order, with links to all its parts and to the parts that use it.
@@ -315,19 +313,8 @@ impl<'w> Weaver<'w> {
                     .collect();
                 let _ = write!(out, "; parts {}", links.join(" "));
             }
-            let users = self.users.get(name.as_str()).cloned().unwrap_or_default();
-            if !users.is_empty() {
-                let links: Vec<String> = users
-                    .iter()
-                    .map(|&u| {
-                        format!(
-                            "<a href=\"{}\">⟨{}⟩</a>",
-                            self.href(chapter, u),
-                            escape(&self.web.parts[u].name)
-                        )
-                    })
-                    .collect();
-                let _ = write!(out, "; used in {}", links.join(", "));
+            if let Some(links) = self.user_links(chapter, name) {
+                let _ = write!(out, "; used in {links}");
             }
             out.push_str("</li>\n");
         }

@@ -70,6 +70,23 @@ fn chunks_inside_lists_and_quotes_keep_their_columns() {
 }
 
 #[test]
+fn indented_lines_inside_a_list_keep_their_columns() {
+    let text =
+        "- item\n\n  ```rust\n  // <<file:lib.rs>>=\n  fn f() {\n      let x = 1;\n  }\n  ```\n";
+    let files = tangled(&[("a.md", text)]);
+    assert!(
+        files[0].text.contains("\n    let x = 1;\n"),
+        "{}",
+        files[0].text
+    );
+    // `l` of `let` is column 5 of tangled line 4, and column 7 of line 6 of the chapter.
+    assert_eq!(
+        files[0].map.place(4, 5),
+        Some(Place::new("book/src/a.md", 6, 7))
+    );
+}
+
+#[test]
 fn illustrations_and_other_languages_are_not_tangled() {
     let text = "```rust\n// <<file:lib.rs>>=\nfn f() {}\n```\n\n```rust\nfn shown_only() {}\n```\n\n````markdown\n```rust\n// <<example>>=\n```\n````\n";
     let files = tangled(&[("a.md", text)]);
