@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::ops::Range;
 
 use crate::{Diagnostic, PartKind, SourceText, Web, fenced_blocks, root_file};
 
@@ -119,47 +120,37 @@ impl<'w> Weaver<'w> {
         problems: &mut Vec<Diagnostic>,
     ) -> String {
         let text = &self.chapters[index].content;
-        let source = &self.web.chapters[index];
         let mut parts: Vec<usize> = (0..self.web.parts.len())
             .filter(|&i| self.web.parts[i].chapter == index)
             .collect();
         parts.sort_by_key(|&i| self.web.parts[i].block.start);
-        let blocks: Vec<std::ops::Range<usize>> =
-            fenced_blocks(text).into_iter().map(|b| b.range).collect();
+        let blocks: Vec<Range<usize>> = fenced_blocks(text).into_iter().map(|b| b.range).collect();
         let mut out = String::new();
         let mut at = 0;
         for &i in &parts {
             let part = &self.web.parts[i];
-            out.push_str(&self.prose(
-                index,
-                &text[at..part.block.start],
-                at,
-                &blocks,
-                source,
-                figures,
-                problems,
-            ));
+            out.push_str(&self.prose(index, at..part.block.start, &blocks, figures, problems));
             out.push_str(&self.woven_part(index, i));
             at = part.block.end;
         }
-        out.push_str(&self.prose(index, &text[at..], at, &blocks, source, figures, problems));
+        out.push_str(&self.prose(index, at..text.len(), &blocks, figures, problems));
         out
     }
 
-    /// Text between chunks, with its directives replaced; code blocks in it are left as they are.
-    #[allow(clippy::too_many_arguments)]
+    /// The chapter's text in `span` (between chunks), with its directives replaced; the code blocks
+    /// in it (`blocks`) are left as they are.
     fn prose(
         &self,
         chapter: usize,
-        text: &str,
-        offset: usize,
-        blocks: &[std::ops::Range<usize>],
-        source: &SourceText,
+        span: Range<usize>,
+        blocks: &[Range<usize>],
         figures: &mut Figures,
         problems: &mut Vec<Diagnostic>,
     ) -> String {
+        let text = &self.chapters[chapter].content[span.clone()];
+        let source = &self.web.chapters[chapter];
         let mut out = String::new();
-        let mut position = offset;
+        let mut position = span.start;
         for line in text.split_inclusive('\n') {
             let start = position;
             position += line.len();
