@@ -97,11 +97,7 @@ impl Web {
 
     /// The parts of a chunk in book order (empty for an unknown name).
     pub fn parts_of(&self, name: &str) -> impl Iterator<Item = &Part> {
-        self.by_name
-            .get(name)
-            .into_iter()
-            .flatten()
-            .map(|&i| &self.parts[i])
+        self.part_indices(name).iter().map(|&i| &self.parts[i])
     }
 
     /// The parts of a chunk in book order, as indices into [`Web::parts`].
