@@ -92,7 +92,12 @@ fn cat_faces() -> String {
             Some(left) => underlay_xy(left, step * i as f64, 0.0, face),
         });
     }
-    let svg = scaled(&to_svg(&row.expect("three faces")), 3.0);
+    let row = row.expect("three faces");
+    let svg = to_svg(&row).replacen(
+        "<svg ",
+        &format!("<svg style=\"width: {}px\" ", image_width(&row) * 3.0),
+        1,
+    );
     html(
         &svg,
         "The cat thinking (while the game is on), happy (when it has escaped) and mad (when it is shut in), drawn by <code>cat</code>, three times their size.",
@@ -142,31 +147,6 @@ fn with_labels(svg: &str, labels: impl Iterator<Item = (Posn, String, bool)>) ->
         ));
     }
     svg.replace("</svg>", &format!("{text}</svg>"))
-}
-
-/// The SVG drawn `factor` times its size.
-fn scaled(svg: &str, factor: f64) -> String {
-    let attribute = |name: &str| -> Option<f64> {
-        let start = svg.find(&format!(" {name}=\""))? + name.len() + 3;
-        svg[start..].split('"').next()?.parse().ok()
-    };
-    match (attribute("width"), attribute("height")) {
-        (Some(w), Some(h)) => svg.replacen(
-            &format!(" width=\"{}\" height=\"{}\"", fmt(w), fmt(h)),
-            &format!(
-                " width=\"{}\" height=\"{}\"",
-                fmt(w * factor),
-                fmt(h * factor)
-            ),
-            1,
-        ),
-        _ => svg.to_string(),
-    }
-}
-
-fn fmt(x: f64) -> String {
-    let text = format!("{x:.3}");
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 fn html(svg: &str, caption: &str) -> String {
