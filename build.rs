@@ -1,5 +1,5 @@
 //! Tangles the book: every root chunk of `book/src` becomes a Rust file in `OUT_DIR`, which the shells
-//! in `src/` include. Problems are reported at their Markdown places and stop the build.
+//! in `src/` and `tests/` include. Problems are reported at their Markdown places and stop the build.
 
 use std::collections::HashSet;
 use std::env;
@@ -10,7 +10,7 @@ fn main() {
     let manifest_dir =
         PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let outcome = literate::tangle_book(&manifest_dir.join("book/src"), "book/src");
+    let outcome = literate::tangle_crate(&manifest_dir);
     for input in &outcome.inputs {
         println!("cargo::rerun-if-changed={}", input.display());
     }

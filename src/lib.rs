@@ -46,7 +46,6 @@ pub mod start {
     include!(concat!(env!("OUT_DIR"), "/start.rs"));
 }
 
-/// Every test in the book, gathered as the original gathers its tests in one chunk.
 /// A game being played, fitted to a window.
 pub mod play {
     include!(concat!(env!("OUT_DIR"), "/play.rs"));
@@ -57,6 +56,7 @@ pub mod cli {
     include!(concat!(env!("OUT_DIR"), "/cli.rs"));
 }
 
+/// Every test in the book, gathered as the original gathers its tests in one chunk.
 #[cfg(test)]
 mod tests {
     include!(concat!(env!("OUT_DIR"), "/tests.rs"));

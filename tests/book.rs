@@ -1,6 +1,7 @@
 //! The book as a reader gets it: built with mdbook into a temporary directory, with every chapter
 //! there, every chunk captioned, every link between chunks landing on an anchor, no chunk marker left
-//! raw in the code, and every figure drawn.
+//! raw in the code, and every figure drawn. And the book as an editor gets it: a broken copy never
+//! builds, and says where it is broken; building the book never compiles the game's window.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -25,18 +26,23 @@ fn chapters() -> Vec<(String, String)> {
 }
 
 fn build(dest: &Path) {
-    let output = Command::new("mdbook")
-        .args(["build", "book", "--dest-dir"])
-        .arg(dest)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("mdbook runs (bash .ci/run installs it)");
+    let output = mdbook_build(Path::new(env!("CARGO_MANIFEST_DIR")), dest);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "mdbook build failed:\n{stderr}");
     assert!(
         !stderr.contains("mdbook-chat-noir:"),
         "the weaver reported problems:\n{stderr}"
     );
+}
+
+/// Runs `mdbook build` on the book of the crate in `crate_dir`.
+fn mdbook_build(crate_dir: &Path, dest: &Path) -> std::process::Output {
+    Command::new("mdbook")
+        .args(["build", "book", "--dest-dir"])
+        .arg(dest)
+        .current_dir(crate_dir)
+        .output()
+        .expect("mdbook runs (bash .ci/run installs it)")
 }
 
 /// Every `href="…"` of a page.
@@ -160,6 +166,148 @@ fn the_built_book_has_every_chapter_caption_link_and_figure() {
         assert!(
             index.contains(&format!("⟨{escaped}⟩</a> in ")),
             "the index lists ⟨{name}⟩"
+        );
+    }
+}
+
+/// A copy of the whole crate (its manifest, build script, shells, tools and book) in a temporary
+/// directory, to be broken on purpose.
+fn copy_of_the_crate() -> tempfile::TempDir {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for file in ["Cargo.toml", "Cargo.lock", "build.rs"] {
+        fs::copy(from.join(file), dir.path().join(file)).expect("copy a file of the crate");
+    }
+    for tree in ["src", "tests", "book/src", "book/theme"] {
+        copy_tree(&from.join(tree), &dir.path().join(tree));
+    }
+    fs::copy(
+        from.join("book/book.toml"),
+        dir.path().join("book/book.toml"),
+    )
+    .expect("copy book.toml");
+    dir
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).expect("make a directory");
+    for entry in fs::read_dir(from).expect("read a directory").flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        if name == "target" {
+            continue;
+        }
+        if path.is_dir() {
+            copy_tree(&path, &to.join(name));
+        } else {
+            fs::copy(&path, to.join(name)).expect("copy a file");
+        }
+    }
+}
+
+/// Replaces `old` (which must be there) by `new` in a chapter of the copy, and returns the 1-based
+/// line where it stands.
+fn break_chapter(crate_dir: &Path, chapter: &str, old: &str, new: &str) -> usize {
+    let path = crate_dir.join("book/src").join(chapter);
+    let text = fs::read_to_string(&path).expect("the chapter");
+    let at = text
+        .find(old)
+        .unwrap_or_else(|| panic!("{old:?} is in {chapter}"));
+    fs::write(&path, text.replacen(old, new, 1)).expect("write the chapter");
+    text[..at].matches('\n').count() + 1
+}
+
+#[test]
+#[ignore = "needs mdbook 0.5.4: bash .ci/run installs it"]
+fn a_broken_book_never_builds_and_says_where_it_is_broken() {
+    let copy = copy_of_the_crate();
+    // The copy compiles in a target directory of its own, kept between runs.
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("broken-book-target");
+    let build = |dest: &Path| {
+        let output = Command::new("mdbook")
+            .args(["build", "book", "--dest-dir"])
+            .arg(dest)
+            .current_dir(copy.path())
+            .env("CARGO_TARGET_DIR", &target)
+            .output()
+            .expect("mdbook runs (bash .ci/run installs it)");
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(
+            !output.status.success(),
+            "mdbook build succeeded:\n{stderr}"
+        );
+        assert!(!dest.join("input.html").exists(), "no page was written");
+        stderr
+    };
+    let dest = tempfile::tempdir().expect("a temporary directory");
+
+    let line = break_chapter(
+        copy.path(),
+        "input.md",
+        "    // <<the world after the cat's move>>",
+        "    // <<the wurld after the cat's move>>",
+    );
+    let stderr = build(dest.path());
+    let expected = format!(
+        "error: book/src/input.md:{line}:5: undefined chunk ⟨the wurld after the cat's move⟩; did you mean ⟨the world after the cat's move⟩?"
+    );
+    assert!(
+        stderr.contains(&expected),
+        "{expected}\nis not in:\n{stderr}"
+    );
+
+    break_chapter(
+        copy.path(),
+        "input.md",
+        "    // <<the wurld after the cat's move>>",
+        "    // <<the world after the cat's move>>",
+    );
+    let line = break_chapter(
+        copy.path(),
+        "input.md",
+        "let cat_position = world.cat;",
+        "let cat_position: u32 = world.cat;",
+    );
+    let stderr = build(dest.path());
+    assert!(
+        stderr.contains("error[E0308]: mismatched types"),
+        "{stderr}"
+    );
+    let place = format!("--> book/src/input.md:{line}:");
+    assert!(stderr.contains(&place), "{place}\nis not in:\n{stderr}");
+    assert!(
+        !stderr.contains("/out/input.rs"),
+        "no place is given in the tangled file:\n{stderr}"
+    );
+}
+
+#[test]
+fn building_the_book_compiles_no_window() {
+    let output = Command::new(env!("CARGO"))
+        .args(["tree", "--edges", "normal,build", "--prefix", "none"])
+        .args([
+            "--package",
+            "mdbook-chat-noir",
+            "--package",
+            "chat-noir-figures",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo tree runs");
+    let tree = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        tree.contains("chat-noir v"),
+        "the figures use the game:\n{tree}"
+    );
+    for window in ["piston", "winit", "wgpu", "ash ", "glow "] {
+        assert!(
+            !tree.lines().any(|line| line.starts_with(window)),
+            "{window} is in the book's build:\n{tree}"
         );
     }
 }

@@ -7,7 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
-use std::io::{BufRead, BufReader, IsTerminal};
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
@@ -19,61 +19,110 @@ use crate::LineMap;
 /// Runs `cargo check --message-format=json` with `cargo_args` in the current directory, prints every
 /// diagnostic at its Markdown place, and exits as cargo did.
 pub fn run(cargo_args: &[String]) -> ExitCode {
-    let mut child = match Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["check", "--message-format=json"])
-        .args(cargo_args)
-        .stdout(Stdio::piped())
-        .spawn()
-    {
-        Ok(child) => child,
+    let renderer = renderer_for(&io::stdout());
+    let report = match cargo(
+        "check",
+        cargo_args,
+        Path::new("."),
+        &renderer,
+        &mut io::stdout(),
+    ) {
+        Ok(report) => report,
         Err(e) => {
             eprintln!("literate check: cannot run cargo: {e}");
             return ExitCode::from(2);
         }
     };
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let mut mapper = Mapper::default();
-    let renderer = if std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+    println!(
+        "literate check: {} error(s), {} warning(s), shown at their places in the book",
+        report.errors, report.warnings
+    );
+    if report.success {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Colours when `stream` is a terminal and `NO_COLOR` is not set.
+pub fn renderer_for(stream: &impl IsTerminal) -> Renderer {
+    if stream.is_terminal() && std::env::var_os("NO_COLOR").is_none() {
         Renderer::styled()
     } else {
         Renderer::plain()
-    };
+    }
+}
+
+/// What a run of cargo gave.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub errors: usize,
+    pub warnings: usize,
+    /// The programs it built, by target name.
+    pub executables: Vec<(String, PathBuf)>,
+    pub success: bool,
+}
+
+/// Runs `cargo SUBCOMMAND --message-format=json ARGS` in `dir` and writes every diagnostic to `out`,
+/// those in tangled files at their Markdown places (read relative to `dir`). Cargo's own progress
+/// ("Compiling …") goes to standard error as usual.
+pub fn cargo(
+    subcommand: &str,
+    args: &[String],
+    dir: &Path,
+    renderer: &Renderer,
+    out: &mut dyn Write,
+) -> io::Result<Report> {
+    let mut child = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .arg(subcommand)
+        .arg("--message-format=json")
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .spawn()?;
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut mapper = Mapper::new(dir);
     let mut shown = HashSet::new();
-    let (mut errors, mut warnings) = (0, 0);
+    let mut report = Report::default();
     for line in BufReader::new(stdout).lines().map_while(Result::ok) {
         let Ok(message) = serde_json::from_str::<Value>(&line) else {
             continue;
         };
         match message["reason"].as_str() {
             Some("build-script-executed") => mapper.add_out_dir(&message),
+            Some("compiler-artifact") => {
+                if let (Some(name), Some(path)) = (
+                    message["target"]["name"].as_str(),
+                    message["executable"].as_str(),
+                ) {
+                    report
+                        .executables
+                        .push((name.to_string(), PathBuf::from(path)));
+                }
+            }
             Some("compiler-message") => {
                 let diagnostic = &message["message"];
-                let text = mapper.render(diagnostic, &renderer);
+                let text = mapper.render(diagnostic, renderer);
                 if shown.insert(text.clone()) {
                     match diagnostic["level"].as_str() {
-                        Some("error") => errors += 1,
-                        Some("warning") => warnings += 1,
+                        Some("error") => report.errors += 1,
+                        Some("warning") => report.warnings += 1,
                         _ => {}
                     }
-                    println!("{text}\n");
+                    writeln!(out, "{text}\n")?;
                 }
             }
             _ => {}
         }
     }
-    let status = child.wait();
-    println!(
-        "literate check: {errors} error(s), {warnings} warning(s), shown at their places in the book"
-    );
-    match status {
-        Ok(status) if status.success() => ExitCode::SUCCESS,
-        _ => ExitCode::FAILURE,
-    }
+    report.success = child.wait()?.success();
+    Ok(report)
 }
 
-/// Knows the build scripts' output directories and the line maps in them.
-#[derive(Default)]
+/// Knows the build scripts' output directories and the line maps in them, and the directory the
+/// Markdown places are relative to.
 pub struct Mapper {
+    root: PathBuf,
     out_dirs: Vec<PathBuf>,
     maps: HashMap<PathBuf, Option<LineMap>>,
 }
@@ -88,6 +137,15 @@ struct Span {
 }
 
 impl Mapper {
+    /// A mapper for places relative to `root`, the directory cargo runs in.
+    pub fn new(root: &Path) -> Mapper {
+        Mapper {
+            root: root.to_path_buf(),
+            out_dirs: Vec::new(),
+            maps: HashMap::new(),
+        }
+    }
+
     pub fn add_out_dir(&mut self, message: &Value) {
         if let Some(dir) = message["out_dir"].as_str() {
             self.out_dirs.push(PathBuf::from(dir));
@@ -200,8 +258,12 @@ impl Mapper {
             } else {
                 AnnotationKind::Context
             };
-            if let Some(snippet) = snippet(&mapped, kind, label) {
-                group = group.element(snippet);
+            match snippet(&self.root, &mapped, kind, label) {
+                Some(snippet) => group = group.element(snippet),
+                None => {
+                    let at = format!("at {}:{}:{}", mapped.file, mapped.start.0, mapped.start.1);
+                    group = group.element(Level::NOTE.message(at));
+                }
             }
         }
         group
@@ -221,34 +283,33 @@ fn level(name: Option<&str>) -> Level<'static> {
     }
 }
 
-/// The lines a span covers, read from the file it names, with the span annotated.
+/// The lines a span covers, read from the file it names (relative to `root`), with the span annotated.
 fn snippet<'a>(
+    root: &Path,
     span: &Span,
     kind: AnnotationKind,
     label: Option<String>,
 ) -> Option<Snippet<'a, annotate_snippets::Annotation<'a>>> {
-    {
-        let text = fs::read_to_string(Path::new(&span.file)).ok()?;
-        let lines: Vec<&str> = text.lines().collect();
-        let first = span.start.0.checked_sub(1)?;
-        let last = (span.end.0.max(span.start.0) - 1).min(lines.len().checked_sub(1)?);
-        let shown = lines.get(first..=last)?.join("\n");
-        let start = byte_of_column(lines[first], span.start.1);
-        let end_line_offset: usize = lines[first..last].iter().map(|l| l.len() + 1).sum();
-        let end = end_line_offset + byte_of_column(lines[last], span.end.1);
-        let range = start..end.max(start);
-        let annotation = kind.span(range);
-        let annotation = match label {
-            Some(label) => annotation.label(label),
-            None => annotation,
-        };
-        Some(
-            Snippet::source(shown)
-                .line_start(span.start.0)
-                .path(span.file.clone())
-                .annotation(annotation),
-        )
-    }
+    let text = fs::read_to_string(root.join(&span.file)).ok()?;
+    let lines: Vec<&str> = text.lines().collect();
+    let first = span.start.0.checked_sub(1)?;
+    let last = (span.end.0.max(span.start.0) - 1).min(lines.len().checked_sub(1)?);
+    let shown = lines.get(first..=last)?.join("\n");
+    let start = byte_of_column(lines[first], span.start.1);
+    let end_line_offset: usize = lines[first..last].iter().map(|l| l.len() + 1).sum();
+    let end = end_line_offset + byte_of_column(lines[last], span.end.1);
+    let range = start..end.max(start);
+    let annotation = kind.span(range);
+    let annotation = match label {
+        Some(label) => annotation.label(label),
+        None => annotation,
+    };
+    Some(
+        Snippet::source(shown)
+            .line_start(span.start.0)
+            .path(span.file.clone())
+            .annotation(annotation),
+    )
 }
 
 /// The byte offset of a 1-based character column in a line, clamped to the line's end.

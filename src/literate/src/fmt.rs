@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 
 use similar::{DiffOp, TextDiff};
 
-use crate::{Diagnostic, Place, TangledFile};
+use crate::{Diagnostic, Place, TangledFile, is_announcement};
 
 /// One change rustfmt wants, at the Markdown lines it replaces (both ends included), with the text
 /// to put there.
@@ -131,11 +131,6 @@ fn trace(file: &TangledFile, old: &[&str], start: usize, new: &[&str]) -> Result
         last: origins[old.len() - 1].0.line,
         lines,
     })
-}
-
-/// The comment the tangler puts before each chunk part (`// ⟨name⟩= book/src/…`).
-fn is_announcement(line: &str) -> bool {
-    line.trim_start().starts_with("// ⟨") || line.starts_with("// Tangled from the book")
 }
 
 /// A formatted line without the indentation that references added, if it has that much.

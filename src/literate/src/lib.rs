@@ -15,6 +15,7 @@ pub mod fmt;
 mod line_map;
 mod markdown;
 mod marker;
+mod shells;
 mod source;
 mod syntax;
 mod tangle;
@@ -26,9 +27,10 @@ pub use diagnostic::{Diagnostic, Place};
 pub use line_map::LineMap;
 pub use markdown::{CodeBlock, CodeLine, fenced_blocks};
 pub use marker::{Marker, marker};
+pub use shells::{check_shells, shell_paths};
 pub use source::SourceText;
-pub use syntax::check_syntax;
-pub use tangle::{TangledFile, tangle, write_if_changed};
+pub use syntax::{MAX_NESTING, check_syntax, check_syntax_of_all};
+pub use tangle::{MAX_BYTES, MAX_LINES, TangledFile, is_announcement, tangle, write_if_changed};
 pub use web::{Line, Part, PartKind, Reference, Web, root_file};
 
 use std::path::{Path, PathBuf};
@@ -55,14 +57,26 @@ pub fn tangle_book(src_dir: &Path, display_dir: &str) -> Outcome {
             Vec::new()
         }
     };
-    problems.extend(
-        files
-            .iter()
-            .filter_map(|file| check_syntax(&file.text, &file.map, &file.name).err()),
-    );
+    problems.extend(check_syntax_of_all(&files));
     Outcome {
         files,
         problems,
         inputs: book.inputs,
     }
+}
+
+/// Tangles the book of the crate in `crate_dir` (its chapters in `book/src`), as [`tangle_book`]
+/// does, and checks that the crate's shells include every tangled file and nothing else
+/// ([`check_shells`]). The build script, the book's preprocessor and `literate check` all stand on
+/// this call, so all three report the same problems.
+pub fn tangle_crate(crate_dir: &Path) -> Outcome {
+    let mut outcome = tangle_book(&crate_dir.join("book/src"), "book/src");
+    if outcome.problems.is_empty() {
+        outcome
+            .problems
+            .extend(check_shells(crate_dir, &outcome.files));
+    }
+    outcome.inputs.extend(shell_paths(crate_dir));
+    outcome.inputs.push(crate_dir.join("tests"));
+    outcome
 }

@@ -1,27 +1,128 @@
-use crate::{Diagnostic, LineMap, Place};
+use proc_macro2::{TokenStream, TokenTree};
+
+use crate::{Diagnostic, LineMap, Place, TangledFile};
+
+/// How deep brackets may nest in a tangled file. Real code nests a few dozen levels at most; syn,
+/// which checks the syntax, recurses once per level, so a limit keeps a hostile book from
+/// overflowing the tangler's stack.
+pub const MAX_NESTING: usize = 256;
+
+/// The stack the syntax check runs on: enough for syn at [`MAX_NESTING`] levels, with room to spare,
+/// even in an unoptimised build. Only the pages it touches are ever allocated.
+const STACK_BYTES: usize = 512 << 20;
 
 /// Parses a tangled file as Rust and reports its first syntax error at the Markdown place it came from.
 ///
 /// A tangled file is pulled into its module with `include!`, which rejects inner attributes and inner
 /// doc comments (`#![…]`, `//!`); those are reported too, since they belong on the `mod` in `src/`.
+/// Brackets nested deeper than [`MAX_NESTING`] are reported at the first one too deep, before syn
+/// sees them.
 pub fn check_syntax(text: &str, map: &LineMap, file_name: &str) -> Result<(), Diagnostic> {
-    let error = match syn::parse_file(text) {
-        Ok(file) => match file.attrs.first() {
-            None => return Ok(()),
-            Some(attribute) => syn::Error::new(
-                attribute.pound_token.spans[0],
-                "inner attributes and `//!` comments cannot be included with `include!`; put them on the `mod` in src/",
-            ),
+    let error = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("syntax check".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || syntax_error(text))
+            .map(|thread| {
+                thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .unwrap_or_else(|_| syntax_error(text))
+    });
+    at_markdown_place(error, map, file_name)
+}
+
+/// [`check_syntax`] for every file at once, each on a thread of its own: the files are independent,
+/// and the syntax check is most of the tangler's work. The problems come in the order of the files.
+pub fn check_syntax_of_all(files: &[TangledFile]) -> Vec<Diagnostic> {
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = files
+            .iter()
+            .map(|file| {
+                std::thread::Builder::new()
+                    .name("syntax check".into())
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, || check_syntax(&file.text, &file.map, &file.name))
+            })
+            .collect();
+        threads
+            .into_iter()
+            .zip(files)
+            .filter_map(|(thread, file)| {
+                let result = match thread {
+                    Ok(thread) => thread
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                    Err(_) => check_syntax(&file.text, &file.map, &file.name),
+                };
+                result.err()
+            })
+            .collect()
+    })
+}
+
+/// A syntax error found at `line` and `column` of a tangled file, as a diagnostic at its Markdown
+/// place.
+fn at_markdown_place(
+    error: Option<(usize, usize, String)>,
+    map: &LineMap,
+    file_name: &str,
+) -> Result<(), Diagnostic> {
+    let Some((line, column, message)) = error else {
+        return Ok(());
+    };
+    let place = map
+        .place(line, column)
+        .unwrap_or_else(|| Place::new(file_name, line, column));
+    Err(Diagnostic::new(
+        place,
+        format!("syntax error in tangled Rust ({file_name}): {message}"),
+    ))
+}
+
+/// The first syntax error of a file, at its 1-based line and column.
+fn syntax_error(text: &str) -> Option<(usize, usize, String)> {
+    let error = match text.parse::<TokenStream>() {
+        Ok(tokens) => match too_deep(tokens.clone()) {
+            Some(error) => error,
+            None => match syn::parse2::<syn::File>(tokens) {
+                Ok(file) => syn::Error::new(
+                    file.attrs.first()?.pound_token.spans[0],
+                    "inner attributes and `//!` comments cannot be included with `include!`; put them on the `mod` in src/",
+                ),
+                Err(error) => error,
+            },
         },
-        Err(error) => error,
+        // syn reports a lexing error better than the bare lexer does.
+        Err(_) => syn::parse_file(text).err()?,
     };
     let start = error.span().start();
     // syn counts lines from 1 and columns from 0.
-    let place = map
-        .place(start.line, start.column + 1)
-        .unwrap_or_else(|| Place::new(file_name, start.line, start.column + 1));
-    Err(Diagnostic::new(
-        place,
-        format!("syntax error in tangled Rust ({file_name}): {error}"),
-    ))
+    Some((start.line, start.column + 1, error.to_string()))
+}
+
+/// An error at the first bracket nested deeper than [`MAX_NESTING`], found without recursion.
+fn too_deep(tokens: TokenStream) -> Option<syn::Error> {
+    let mut open = vec![tokens.into_iter()];
+    while let Some(tokens) = open.last_mut() {
+        match tokens.next() {
+            Some(TokenTree::Group(group)) => {
+                if open.len() > MAX_NESTING {
+                    return Some(syn::Error::new(
+                        group.span_open(),
+                        format!(
+                            "brackets nest more than {MAX_NESTING} deep here; split the code into functions"
+                        ),
+                    ));
+                }
+                open.push(group.stream().into_iter());
+            }
+            Some(_) => {}
+            None => {
+                open.pop();
+            }
+        }
+    }
+    None
 }

@@ -4,6 +4,23 @@ use std::path::Path;
 
 use crate::{Diagnostic, LineMap, Part, PartKind, Place, Web, root_file};
 
+/// The most lines a tangled file may have. The book's largest file has a few thousand; a web that
+/// would make more has a chunk used many times over, many levels deep, which doubles the text at
+/// every level, and is reported instead of expanded.
+pub const MAX_LINES: u64 = 1_000_000;
+/// The most bytes a tangled file may have, for the same reason; indentation added by deep chains of
+/// references counts too.
+pub const MAX_BYTES: u64 = 64 << 20;
+/// How many misspelt names get a "did you mean" suggestion; each one is compared with every name,
+/// so a book with thousands of undefined references is reported without them past this many.
+const MAX_SUGGESTIONS: usize = 20;
+/// How many steps of a cycle its report lists; a longer cycle is shown with its middle left out.
+const MAX_CYCLE_STEPS: usize = 12;
+
+/// The first line of every tangled file.
+const BANNER: &str =
+    "// Tangled from the book by build.rs: edit the Markdown chunks, not this file.";
+
 /// One file made from a root chunk, with the Markdown origin of each of its lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TangledFile {
@@ -14,6 +31,9 @@ pub struct TangledFile {
 
 /// Checks the web as a whole (definitions, references, roots, cycles, reachability) and, when it is
 /// sound, expands every root into its file. All problems are reported together.
+///
+/// Every check takes time in proportion to the size of the book, and none recurses, so that no book,
+/// however large or deeply nested, can make the tangler crawl or overflow its stack.
 pub fn tangle(web: &Web) -> Result<Vec<TangledFile>, Vec<Diagnostic>> {
     let mut problems = Vec::new();
     check_definitions(web, &mut problems);
@@ -21,12 +41,22 @@ pub fn tangle(web: &Web) -> Result<Vec<TangledFile>, Vec<Diagnostic>> {
     check_roots(web, &mut problems);
     check_cycles(web, &mut problems);
     check_reachability(web, &mut problems);
+    if problems.is_empty() {
+        check_sizes(web, &mut problems);
+    }
     if !problems.is_empty() {
         return Err(problems);
     }
     Ok(roots(web)
         .map(|(name, file)| expand_root(web, name, file))
         .collect())
+}
+
+/// Whether a line of a tangled file is one the tangler wrote itself: the banner on the first line, or
+/// the comment that announces a chunk part (`// ⟨name⟩= book/src/world.md`). `literate fmt` leaves
+/// such lines alone.
+pub fn is_announcement(line: &str) -> bool {
+    line == BANNER || line.trim_start().starts_with("// ⟨")
 }
 
 /// Writes `text` to `path` only when the file does not already hold it, so that an unchanged file
@@ -85,11 +115,20 @@ fn check_definitions(web: &Web, problems: &mut Vec<Diagnostic>) {
 
 /// Every reference names a chunk that exists, and never a root.
 fn check_references(web: &Web, problems: &mut Vec<Diagnostic>) {
+    let mut suggestions: HashMap<&str, Option<&str>> = HashMap::new();
     for (part, reference) in web.references() {
         let name = &reference.name;
         if !web.is_defined(name) {
             let mut message = format!("undefined chunk ⟨{name}⟩");
-            if let Some(near) = nearest_name(web, name) {
+            let room = suggestions.len() < MAX_SUGGESTIONS;
+            let near = match suggestions.get(name.as_str()) {
+                Some(&near) => near,
+                None if room => *suggestions
+                    .entry(name)
+                    .or_insert_with(|| nearest_name(web, name)),
+                None => None,
+            };
+            if let Some(near) = near {
                 message.push_str(&format!("; did you mean ⟨{near}⟩?"));
             }
             problems.push(Diagnostic::new(reference.place.clone(), message));
@@ -106,11 +145,17 @@ fn check_references(web: &Web, problems: &mut Vec<Diagnostic>) {
 }
 
 /// The defined name closest to a misspelt one, if any is close enough to be a likely typo.
+/// Names longer than a line are not compared.
 fn nearest_name<'w>(web: &'w Web, name: &str) -> Option<&'w str> {
+    const LONGEST: usize = 200;
+    if name.len() > LONGEST {
+        return None;
+    }
     let wanted = name.to_lowercase();
     let (distance, near) = web
         .names()
         .iter()
+        .filter(|n| n.len() <= LONGEST)
         .map(|n| (strsim::levenshtein(&wanted, &n.to_lowercase()), n.as_str()))
         .min_by_key(|&(d, _)| d)?;
     (distance <= (name.chars().count() / 3).max(2)).then_some(near)
@@ -153,53 +198,70 @@ fn uses(web: &Web) -> HashMap<&str, Vec<(&str, &Place)>> {
 }
 
 /// No chunk contains itself, directly or through others. Each cycle is reported once, at the use that
-/// closes it, with every step of it.
+/// closes it, with its steps.
+///
+/// A depth-first search with its own stack: `path` holds the chunks being expanded, each with the
+/// index of the next of its uses to follow; `on_path` finds a chunk's position in `path` at once, so
+/// a use that leads back into the path closes a cycle.
 fn check_cycles(web: &Web, problems: &mut Vec<Diagnostic>) {
     let uses = uses(web);
+    let no_uses = Vec::new();
+    let uses_of = |name: &str| uses.get(name).unwrap_or(&no_uses);
     let mut done: HashSet<&str> = HashSet::new();
-    for name in web.names() {
-        let mut path = Vec::new();
-        visit(name, &uses, &mut path, &mut done, problems);
-    }
-}
-
-fn visit<'w>(
-    name: &'w str,
-    uses: &HashMap<&'w str, Vec<(&'w str, &'w Place)>>,
-    path: &mut Vec<(&'w str, &'w Place)>,
-    done: &mut HashSet<&'w str>,
-    problems: &mut Vec<Diagnostic>,
-) {
-    if done.contains(name) {
-        return;
-    }
-    for &(used, place) in uses.get(name).into_iter().flatten() {
-        path.push((name, place));
-        match path.iter().position(|&(n, _)| n == used) {
-            Some(start) => problems.push(cycle_diagnostic(&path[start..])),
-            None => visit(used, uses, path, done, problems),
+    for start in web.names() {
+        if done.contains(start.as_str()) {
+            continue;
         }
-        path.pop();
+        let mut path: Vec<(&str, usize)> = vec![(start, 0)];
+        let mut on_path: HashMap<&str, usize> = HashMap::from([(start.as_str(), 0)]);
+        while let Some(&mut (name, ref mut next)) = path.last_mut() {
+            let Some(&(used, _)) = uses_of(name).get(*next) else {
+                on_path.remove(name);
+                done.insert(name);
+                path.pop();
+                continue;
+            };
+            *next += 1;
+            if let Some(&at) = on_path.get(used) {
+                let steps: Vec<(&str, &Place)> = path[at..]
+                    .iter()
+                    .map(|&(n, next)| (n, uses_of(n)[next - 1].1))
+                    .collect();
+                problems.push(cycle_diagnostic(&steps));
+            } else if !done.contains(used) {
+                on_path.insert(used, path.len());
+                path.push((used, 0));
+            }
+        }
     }
-    done.insert(name);
 }
 
 /// `steps` are the chunks of a cycle, each with the place where it uses the next (the last one uses the
 /// first); the cycle is reported where it closes.
+/// A cycle of more than [`MAX_CYCLE_STEPS`] steps is shown by its first and last steps.
 fn cycle_diagnostic(steps: &[(&str, &Place)]) -> Diagnostic {
     let first = steps[0].0;
-    let chain: Vec<String> = steps
-        .iter()
-        .map(|&(n, _)| n)
-        .chain([first])
-        .map(|n| format!("⟨{n}⟩"))
-        .collect();
+    let shown: Vec<usize> = if steps.len() <= MAX_CYCLE_STEPS {
+        (0..steps.len()).collect()
+    } else {
+        let half = MAX_CYCLE_STEPS / 2;
+        (0..half).chain(steps.len() - half..steps.len()).collect()
+    };
+    let mut chain = Vec::new();
+    for (k, &i) in shown.iter().enumerate() {
+        if k > 0 && i != shown[k - 1] + 1 {
+            chain.push(format!("… {} more …", i - shown[k - 1] - 1));
+        }
+        chain.push(format!("⟨{}⟩", steps[i].0));
+    }
+    chain.push(format!("⟨{first}⟩"));
     let closing = steps[steps.len() - 1].1;
     let mut diagnostic = Diagnostic::new(
         closing.clone(),
         format!("cycle: ⟨{first}⟩ contains itself: {}", chain.join(" → ")),
     );
-    for (i, &(from, place)) in steps.iter().enumerate() {
+    for &i in &shown {
+        let (from, place) = steps[i];
         let to = steps.get(i + 1).map_or(first, |&(n, _)| n);
         diagnostic = diagnostic.with_note(place.clone(), format!("⟨{from}⟩ uses ⟨{to}⟩"));
     }
@@ -218,14 +280,20 @@ fn check_reachability(web: &Web, problems: &mut Vec<Diagnostic>) {
             }
         }
     }
+    let mut users: HashMap<&str, Vec<&str>> = HashMap::new();
+    for name in web.names() {
+        for &(used, _) in uses.get(name.as_str()).into_iter().flatten() {
+            let list = users.entry(used).or_default();
+            if list.last() != Some(&name.as_str()) {
+                list.push(name);
+            }
+        }
+    }
     for name in web.names().iter().filter(|n| !reached.contains(n.as_str())) {
-        let users: Vec<String> = web
-            .names()
-            .iter()
-            .filter(|user| {
-                uses.get(user.as_str())
-                    .is_some_and(|u| u.iter().any(|&(n, _)| n == name))
-            })
+        let users: Vec<String> = users
+            .get(name.as_str())
+            .into_iter()
+            .flatten()
             .map(|user| format!("⟨{user}⟩"))
             .collect();
         let mut message =
@@ -241,47 +309,191 @@ fn check_reachability(web: &Web, problems: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The size of a chunk's text once every reference in it is expanded, with no indentation added:
+/// what it adds to a file, and how many of its lines are not blank (each of those gets the
+/// indentation of a reference that puts the chunk somewhere).
+#[derive(Clone, Copy, Debug, Default)]
+struct Size {
+    lines: u64,
+    bytes: u64,
+    filled: u64,
+}
+
+impl Size {
+    fn line(text: &str) -> Size {
+        let blank = text.trim().is_empty();
+        Size {
+            lines: 1,
+            bytes: if blank { 1 } else { text.len() as u64 + 1 },
+            filled: u64::from(!blank),
+        }
+    }
+
+    /// This size with `other` added, put there by a reference indented by `indent` bytes.
+    fn plus(self, other: Size, indent: usize) -> Size {
+        Size {
+            lines: self.lines.saturating_add(other.lines),
+            bytes: self
+                .bytes
+                .saturating_add(other.bytes)
+                .saturating_add(other.filled.saturating_mul(indent as u64)),
+            filled: self.filled.saturating_add(other.filled),
+        }
+    }
+
+    fn too_big(self) -> bool {
+        self.lines > MAX_LINES || self.bytes > MAX_BYTES
+    }
+}
+
+/// No root expands past [`MAX_LINES`] or [`MAX_BYTES`]. The sizes are worked out without expanding
+/// anything, each chunk's from the sizes of the chunks it uses (the web has no cycle by now), so a
+/// web that would explode is caught at once. The chunk reported is the one that first grows too big:
+/// too big itself, although every chunk it uses is not.
+fn check_sizes(web: &Web, problems: &mut Vec<Diagnostic>) {
+    let sizes = sizes(web);
+    for name in web.names() {
+        let size = sizes[name.as_str()];
+        let uses: Vec<&str> = web
+            .parts_of(name)
+            .flat_map(|part| &part.body)
+            .filter_map(|line| Some(line.reference.as_ref()?.name.as_str()))
+            .collect();
+        if !size.too_big() || uses.iter().any(|used| sizes[used].too_big()) {
+            continue;
+        }
+        let mut message = format!(
+            "⟨{name}⟩ expands to {} lines ({} bytes), more than a tangled file may hold ({MAX_LINES} lines, {MAX_BYTES} bytes)",
+            size.lines, size.bytes
+        );
+        if let Some(&biggest) = uses.iter().max_by_key(|used| sizes[*used].bytes) {
+            let times = uses.iter().filter(|&&used| used == biggest).count();
+            let each = sizes[biggest];
+            message.push_str(&format!(
+                ": it uses ⟨{biggest}⟩ {times} time(s), {} lines each",
+                each.lines
+            ));
+        }
+        let part = web.parts_of(name).next().expect("a listed name has parts");
+        problems.push(Diagnostic::new(part.header.clone(), message));
+    }
+}
+
+/// The expanded size of every chunk, worked out in an order where each chunk comes after every chunk
+/// it uses (found by a depth-first search with its own stack).
+fn sizes(web: &Web) -> HashMap<&str, Size> {
+    let mut sizes: HashMap<&str, Size> = HashMap::new();
+    for start in web.names() {
+        let mut stack: Vec<(&str, bool)> = vec![(start, false)];
+        while let Some((name, ready)) = stack.pop() {
+            if sizes.contains_key(name) {
+                continue;
+            }
+            let references = web
+                .parts_of(name)
+                .flat_map(|part| &part.body)
+                .filter_map(|line| line.reference.as_ref());
+            if ready {
+                let size = chunk_size(web, name, &sizes);
+                sizes.insert(name, size);
+            } else {
+                stack.push((name, true));
+                stack.extend(
+                    references
+                        .filter(|r| !sizes.contains_key(r.name.as_str()))
+                        .map(|r| (r.name.as_str(), false)),
+                );
+            }
+        }
+    }
+    sizes
+}
+
+/// A chunk's expanded size, from the sizes of the chunks it uses.
+fn chunk_size(web: &Web, name: &str, sizes: &HashMap<&str, Size>) -> Size {
+    let mut size = Size::default();
+    for part in web.parts_of(name) {
+        size = size.plus(Size::line(&announcement(part)), 0);
+        for line in &part.body {
+            size = match &line.reference {
+                Some(r) => size.plus(
+                    sizes.get(r.name.as_str()).copied().unwrap_or_default(),
+                    r.indent.len(),
+                ),
+                None => size.plus(Size::line(&line.text), 0),
+            };
+        }
+    }
+    size
+}
+
+/// The comment that announces a part in the tangled file: its chunk and its chapter, without a line
+/// number, so that editing prose above a chunk changes nothing in the tangled file. The exact place
+/// of every line is in the line map.
+fn announcement(part: &Part) -> String {
+    let sign = match part.kind {
+        PartKind::Define => "=",
+        PartKind::Append => "+=",
+    };
+    format!("// ⟨{}⟩{sign} {}", part.name, part.header.file)
+}
+
 /// Expands a root into its file: every reference replaced by its chunk's parts, each line indented like
-/// the reference, and each part announced by a comment naming its Markdown place.
+/// the reference, and each part announced by a comment naming its chunk and chapter.
+///
+/// References can nest as deep as the book likes, so the expansion keeps its own stack: one frame per
+/// chunk being expanded, with the part and line it has reached and the indentation its lines get.
 fn expand_root(web: &Web, name: &str, file: &str) -> TangledFile {
+    struct Frame<'w> {
+        parts: &'w [usize],
+        part: usize,
+        line: usize,
+        indent: String,
+    }
     let mut out = TangledFile {
         name: file.to_string(),
         text: String::new(),
         map: LineMap::default(),
     };
     let first = web.parts_of(name).next().expect("a root has parts");
-    push_line(
-        &mut out,
-        "",
-        "// Tangled from the book by build.rs: edit the Markdown chunks, not this file.",
-        &first.header,
-    );
-    expand(web, name, "", &mut out);
-    out
-}
-
-fn expand(web: &Web, name: &str, indent: &str, out: &mut TangledFile) {
-    for part in web.parts_of(name) {
-        let sign = if part.kind == PartKind::Define {
-            "="
-        } else {
-            "+="
+    push_line(&mut out, "", BANNER, &first.header);
+    let mut stack = vec![Frame {
+        parts: web.part_indices(name),
+        part: 0,
+        line: 0,
+        indent: String::new(),
+    }];
+    while let Some(frame) = stack.last_mut() {
+        let Some(&index) = frame.parts.get(frame.part) else {
+            stack.pop();
+            continue;
         };
-        let announce = format!(
-            "// ⟨{name}⟩{sign} {}:{}",
-            part.header.file, part.header.line
-        );
-        push_line(out, indent, &announce, &part.header);
-        for line in &part.body {
-            match &line.reference {
-                Some(reference) => {
-                    let deeper = format!("{indent}{}", reference.indent);
-                    expand(web, &reference.name, &deeper, out);
-                }
-                None => push_line(out, indent, &line.text, &line.place),
+        let part = &web.parts[index];
+        let line = frame.line;
+        frame.line += 1;
+        if line == 0 {
+            push_line(&mut out, &frame.indent, &announcement(part), &part.header);
+            continue;
+        }
+        let Some(line) = part.body.get(line - 1) else {
+            frame.part += 1;
+            frame.line = 0;
+            continue;
+        };
+        match &line.reference {
+            Some(reference) => {
+                let indent = format!("{}{}", frame.indent, reference.indent);
+                stack.push(Frame {
+                    parts: web.part_indices(&reference.name),
+                    part: 0,
+                    line: 0,
+                    indent,
+                });
             }
+            None => push_line(&mut out, &frame.indent, &line.text, &line.place),
         }
     }
+    out
 }
 
 fn push_line(out: &mut TangledFile, indent: &str, text: &str, place: &Place) {

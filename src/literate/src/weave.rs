@@ -27,6 +27,55 @@ const FIGURE: &str = "{{#figure";
 /// The line that asks for the index of all chunks.
 const INDEX: &str = "{{#chunk-index}}";
 
+/// What a line of prose standing alone asks the weaver for.
+enum Directive<'t> {
+    Index,
+    Figure(Vec<&'t str>),
+}
+
+/// The directive a line of prose is, if it is one.
+fn directive(line: &str) -> Option<Directive<'_>> {
+    let line = line.trim();
+    if line == INDEX {
+        return Some(Directive::Index);
+    }
+    let words = line.strip_prefix(FIGURE)?.strip_suffix("}}")?;
+    Some(Directive::Figure(words.split_whitespace().collect()))
+}
+
+/// The lines of a chapter's text in `span` that stand outside its code blocks, each with its offset.
+fn prose_lines<'t>(
+    text: &'t str,
+    span: Range<usize>,
+    blocks: &[Range<usize>],
+) -> impl Iterator<Item = (usize, &'t str)> {
+    let mut position = span.start;
+    text[span]
+        .split_inclusive('\n')
+        .map(move |line| {
+            let start = position;
+            position += line.len();
+            (start, line)
+        })
+        .filter(|(start, _)| !blocks.iter().any(|b| b.contains(start)))
+}
+
+/// Every figure the chapters ask for, as the words of its directive, in book order: what the figures
+/// program must draw before the book can be woven.
+pub fn figure_requests(chapters: &[Chapter]) -> Vec<Vec<String>> {
+    let mut requests = Vec::new();
+    for chapter in chapters {
+        let text = &chapter.content;
+        let blocks: Vec<Range<usize>> = fenced_blocks(text).into_iter().map(|b| b.range).collect();
+        for (_, line) in prose_lines(text, 0..text.len(), &blocks) {
+            if let Some(Directive::Figure(words)) = directive(line) {
+                requests.push(words.iter().map(ToString::to_string).collect());
+            }
+        }
+    }
+    requests
+}
+
 /// Weaves every chapter; returns their new Markdown, in the same order, and the problems found (which
 /// do not stop the weaving: a reader still gets a book).
 pub fn weave(
@@ -147,22 +196,16 @@ impl<'w> Weaver<'w> {
         figures: &mut Figures,
         problems: &mut Vec<Diagnostic>,
     ) -> String {
-        let text = &self.chapters[chapter].content[span.clone()];
+        let text = &self.chapters[chapter].content;
         let source = &self.web.chapters[chapter];
         let mut out = String::new();
-        let mut position = span.start;
-        for line in text.split_inclusive('\n') {
-            let start = position;
-            position += line.len();
-            let in_code = blocks.iter().any(|b| b.contains(&start));
-            let directive = line.trim();
-            if !in_code && directive == INDEX {
-                out.push_str(&self.index(chapter));
-            } else if !in_code && directive.starts_with(FIGURE) && directive.ends_with("}}") {
-                let words: Vec<&str> = directive[FIGURE.len()..directive.len() - 2]
-                    .split_whitespace()
-                    .collect();
-                match figures(&words) {
+        let mut at = span.start;
+        for (start, line) in prose_lines(text, span.clone(), blocks) {
+            out.push_str(&text[at..start]);
+            at = start + line.len();
+            match directive(line) {
+                Some(Directive::Index) => out.push_str(&self.index(chapter)),
+                Some(Directive::Figure(words)) => match figures(&words) {
                     Ok(html) => {
                         out.push_str(&html);
                         out.push_str("\n\n");
@@ -174,11 +217,11 @@ impl<'w> Weaver<'w> {
                         ));
                         out.push_str(line);
                     }
-                }
-            } else {
-                out.push_str(line);
+                },
+                None => out.push_str(line),
             }
         }
+        out.push_str(&text[at..span.end]);
         out
     }
 

@@ -249,14 +249,17 @@ fn a_syntax_error_is_reported_at_its_markdown_line_and_column() {
 fn chapters_that_are_not_utf8_are_reported_where_the_bad_byte_is() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     fs::write(dir.path().join("SUMMARY.md"), "- [A](a.md)\n").unwrap();
-    fs::write(dir.path().join("a.md"), b"ok\nab\xffc\n").unwrap();
+    fs::write(
+        dir.path().join("a.md"),
+        b"ok\nab\xffc\n\n```rust\n// <<file:lib.rs>>=\n// <<body>>\n```\n\n```rust\n// <<body>>=\n```\n",
+    )
+    .unwrap();
     let outcome = tangle_book(dir.path(), "book/src");
     let problems: Vec<String> = outcome.problems.iter().map(ToString::to_string).collect();
     assert_eq!(
         problems,
-        [
-            "book/src/SUMMARY.md:1:3: chapter `a.md` listed in SUMMARY.md cannot be read: the file is not valid UTF-8 here"
-        ]
+        ["book/src/a.md:2:3: the file is not valid UTF-8 here"],
+        "the chapter's chunks are still read, so nothing else is reported"
     );
 }
 

@@ -24,15 +24,15 @@ fn references_expand_in_book_order_with_their_indentation() {
     assert_eq!(
         files[0].text,
         "// Tangled from the book by build.rs: edit the Markdown chunks, not this file.\n\
-         // ⟨file:lib.rs⟩= book/src/a.md:4\n\
+         // ⟨file:lib.rs⟩= book/src/a.md\n\
          fn f() {\n    \
-             // ⟨body⟩= book/src/a.md:11\n    \
+             // ⟨body⟩= book/src/a.md\n    \
              let x = 1;\n\
              \n    \
              let y = 2;\n    \
-             // ⟨body⟩+= book/src/b.md:4\n    \
+             // ⟨body⟩+= book/src/b.md\n    \
              if x < y {\n        \
-                 // ⟨inner⟩= book/src/b.md:11\n        \
+                 // ⟨inner⟩= book/src/b.md\n        \
                  done();\n    \
              }\n\
          }\n"
@@ -102,4 +102,57 @@ fn write_if_changed_keeps_an_unchanged_file_untouched() {
     assert!(!literate::write_if_changed(&path, "a").unwrap());
     assert!(literate::write_if_changed(&path, "b").unwrap());
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "b");
+}
+
+/// The real book, copied to a temporary directory so that it can be edited.
+fn copy_of_the_book() -> tempfile::TempDir {
+    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/src");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for entry in std::fs::read_dir(from)
+        .expect("the book's chapters")
+        .flatten()
+    {
+        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).expect("copy a chapter");
+    }
+    dir
+}
+
+#[test]
+fn prose_added_anywhere_leaves_every_tangled_file_unchanged() {
+    let book = copy_of_the_book();
+    let before = literate::tangle_book(book.path(), "book/src");
+    assert!(before.problems.is_empty(), "{:?}", before.problems);
+    for chapter in ["world.md", "bfs.md", "input.md"] {
+        let path = book.path().join(chapter);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let code: Vec<_> = literate::fenced_blocks(&text)
+            .into_iter()
+            .map(|b| b.range)
+            .collect();
+        let paragraph = text
+            .match_indices("\n\n")
+            .map(|(at, _)| at + 1)
+            .find(|at| *at > text.len() / 2 && !code.iter().any(|block| block.contains(at)))
+            .expect("a paragraph break in the second half, outside code");
+        let edited = format!(
+            "{}A sentence added to the prose.\n\nAnd a paragraph.\n{}",
+            &text[..paragraph],
+            &text[paragraph..]
+        );
+        std::fs::write(&path, edited).unwrap();
+    }
+    let after = literate::tangle_book(book.path(), "book/src");
+    assert!(after.problems.is_empty(), "{:?}", after.problems);
+    assert_eq!(before.files.len(), after.files.len());
+    for (old, new) in before.files.iter().zip(&after.files) {
+        assert_eq!(old.text, new.text, "{} changed", old.name);
+    }
+    assert!(
+        before
+            .files
+            .iter()
+            .zip(&after.files)
+            .any(|(old, new)| old.map != new.map),
+        "the line maps follow the chunks to their new lines"
+    );
 }

@@ -1,8 +1,14 @@
-//! The book's figures, drawn by the game's own drawing code when the book is built.
+//! `chat-noir-figures`: the book's figures, drawn by the game's own drawing code when the book is built.
 //!
-//! A chapter asks for one with a line `{{#figure NAME ARGS…}}`; `figure` answers with an HTML figure
-//! holding the picture as inline SVG. Labels (coordinates, distances) are SVG text laid over the
-//! picture at each cell's centre.
+//! A chapter asks for one with a line `{{#figure NAME ARGS…}}`. The book's preprocessor builds this
+//! program and runs it with every figure the book asks for, as a JSON array of directives (each an
+//! array of words: `["cats-path", "7", "2", "2"]`) on standard input; it answers with a JSON array
+//! of the same length, each entry `{"html": "<figure>…"}` (the picture as inline SVG) or
+//! `{"error": "why not"}`. Labels (coordinates, distances) are SVG text laid over the picture at each
+//! cell's centre.
+
+use std::io::{self, Read};
+use std::process::ExitCode;
 
 use chat_noir::bfs::{Distance, Node, build_bfs_table, lookup_in_table};
 use chat_noir::cat::{CatMode, cat};
@@ -10,13 +16,41 @@ use chat_noir::drawing::{cell_center_x, cell_center_y, render_board, render_worl
 use chat_noir::image::{Image, image_width, to_svg, underlay_xy};
 use chat_noir::start::make_initial_world;
 use chat_noir::world::{Posn, State, World, empty_board, game_rng};
-use literate::weave::escape;
+
+fn main() -> ExitCode {
+    let mut input = String::new();
+    if let Err(error) = io::stdin().read_to_string(&mut input) {
+        eprintln!("chat-noir-figures: cannot read the figures asked for: {error}");
+        return ExitCode::FAILURE;
+    }
+    let requests: Vec<Vec<String>> = match serde_json::from_str(&input) {
+        Ok(requests) => requests,
+        Err(error) => {
+            eprintln!(
+                "chat-noir-figures: expected a JSON array of figure directives (arrays of words): {error}"
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let answers: Vec<serde_json::Value> = requests
+        .iter()
+        .map(|words| {
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            match figure(&words) {
+                Ok(html) => serde_json::json!({ "html": html }),
+                Err(error) => serde_json::json!({ "error": error }),
+            }
+        })
+        .collect();
+    println!("{}", serde_json::Value::Array(answers));
+    ExitCode::SUCCESS
+}
 
 const USAGE: &str = "known figures: empty-board N, board-coordinates N, cats-path N X Y, cat-faces, \
                      distance-map N SEED, world N SEED";
 
 /// The figure that `words` (the directive after `{{#figure`) ask for.
-pub fn figure(words: &[&str]) -> Result<String, String> {
+fn figure(words: &[&str]) -> Result<String, String> {
     let (name, args) = words
         .split_first()
         .ok_or(format!("no figure named; {USAGE}"))?;
@@ -147,6 +181,13 @@ fn with_labels(svg: &str, labels: impl Iterator<Item = (Posn, String, bool)>) ->
         ));
     }
     svg.replace("</svg>", &format!("{text}</svg>"))
+}
+
+/// Text made safe inside SVG and HTML.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 fn html(svg: &str, caption: &str) -> String {

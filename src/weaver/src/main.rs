@@ -1,0 +1,253 @@
+//! `mdbook-chat-noir`: the mdbook preprocessor that weaves the Chat Noir book.
+//!
+//! mdbook runs it (see `book/book.toml`) with the book as JSON on standard input and reads the woven
+//! book from standard output. It tangles the book first, exactly as the build does, and stops with
+//! every problem at its Markdown place if there is one: a book with a broken chunk is never published
+//! half woven. The figures are drawn by the game's own code, in a separate program
+//! (`chat-noir-figures`) that this one builds with cargo and runs; its compile errors are shown at
+//! their places in the book too. This program itself depends on no code of the game, so nothing in
+//! the book can keep it from starting.
+//!
+//! mdbook's preprocessor protocol is a JSON pair `[context, book]` in and the book out. This program
+//! reads it as plain JSON and changes nothing but the chapters' `content`, so it needs no more than
+//! `serde_json`: building the book's first time is then mostly the game's library, not mdbook's.
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+use literate::cargo_check::{cargo, renderer_for};
+use literate::weave::{Chapter, figure_requests, weave};
+use serde_json::Value;
+
+const USAGE: &str = "\
+usage: mdbook-chat-noir            weave the book mdbook sends on standard input
+       mdbook-chat-noir supports RENDERER
+
+mdbook runs this program as the preprocessor named in book/book.toml.
+";
+
+/// The program that draws the figures, and the package it is built from.
+const FIGURES: &str = "chat-noir-figures";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None => {}
+        Some("supports") => return ExitCode::SUCCESS,
+        Some("-h" | "--help") => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Some(_) => {
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    }
+    let (context, mut book) = match read_input() {
+        Ok(input) => input,
+        Err(error) => {
+            eprintln!("mdbook-chat-noir: cannot read the book from mdbook: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let crate_dir = crate_dir(&context);
+    if let Err(problems) = weave_book(&crate_dir, &mut book) {
+        eprintln!(
+            "mdbook-chat-noir: the book was not built: {problems} problem(s), shown above at their places"
+        );
+        return ExitCode::FAILURE;
+    }
+    match serde_json::to_writer(io::stdout(), &book) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("mdbook-chat-noir: cannot write the woven book: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The context and the book that mdbook sends: `[context, book]`.
+fn read_input() -> Result<(Value, Value), String> {
+    let input: Value = serde_json::from_reader(io::stdin()).map_err(|e| e.to_string())?;
+    match input {
+        Value::Array(pair) if pair.len() == 2 => {
+            let mut pair = pair.into_iter();
+            let context = pair.next().expect("two items");
+            let book = pair.next().expect("two items");
+            Ok((context, book))
+        }
+        _ => Err("expected a JSON array of the context and the book".to_string()),
+    }
+}
+
+/// The crate whose book this is: `crate` in the preprocessor's table of `book.toml`, relative to the
+/// book's root, or the directory above the book.
+fn crate_dir(context: &Value) -> PathBuf {
+    let root = PathBuf::from(context["root"].as_str().unwrap_or("."));
+    let configured = context["config"]["preprocessor"]["chat-noir"]["crate"].as_str();
+    root.join(configured.unwrap_or(".."))
+}
+
+/// Tangles the book as the build does, draws its figures and weaves every chapter in place. On any
+/// problem, prints every one of them and returns how many there were.
+fn weave_book(crate_dir: &Path, book: &mut Value) -> Result<(), usize> {
+    let outcome = literate::tangle_crate(crate_dir);
+    if !outcome.problems.is_empty() {
+        for problem in &outcome.problems {
+            eprintln!("error: {problem}");
+        }
+        return Err(outcome.problems.len());
+    }
+    let mut values = Vec::new();
+    chapter_values(&book["items"], &mut values);
+    let chapters: Vec<Chapter> = values.into_iter().filter_map(as_chapter).collect();
+    let drawn = draw_figures(crate_dir, &figure_requests(&chapters))?;
+    let mut figures = |words: &[&str]| {
+        drawn
+            .get(&words.join(" "))
+            .cloned()
+            .unwrap_or_else(|| Err("the figures program did not draw it".to_string()))
+    };
+    let (woven, problems) = weave(&chapters, "book/src", &mut figures);
+    if !problems.is_empty() {
+        for problem in &problems {
+            eprintln!("error: {problem}");
+        }
+        return Err(problems.len());
+    }
+    let mut by_path: HashMap<String, String> =
+        chapters.into_iter().map(|c| c.path).zip(woven).collect();
+    visit_chapters(&mut book["items"], &mut |chapter| {
+        let path = as_chapter(chapter).map(|c| c.path);
+        if let Some(content) = path.and_then(|p| by_path.remove(&p)) {
+            chapter["content"] = Value::String(content);
+        }
+    });
+    Ok(())
+}
+
+/// Every chapter among a list of book items, each followed by its own chapters (its `sub_items`).
+/// Items are `{"Chapter": {...}}`, `"Separator"` or `{"PartTitle": "..."}`.
+fn chapter_values<'b>(items: &'b Value, chapters: &mut Vec<&'b Value>) {
+    for item in items.as_array().into_iter().flatten() {
+        if let Some(chapter) = item.get("Chapter") {
+            chapters.push(chapter);
+            chapter_values(&chapter["sub_items"], chapters);
+        }
+    }
+}
+
+/// Calls `visit` on every chapter among a list of book items, in the order of [`chapter_values`].
+fn visit_chapters(items: &mut Value, visit: &mut dyn FnMut(&mut Value)) {
+    for item in items.as_array_mut().into_iter().flatten() {
+        if let Some(chapter) = item.get_mut("Chapter") {
+            visit(chapter);
+            visit_chapters(&mut chapter["sub_items"], visit);
+        }
+    }
+}
+
+/// A chapter as the weaver takes it; `None` for a draft (a chapter without a file).
+fn as_chapter(chapter: &Value) -> Option<Chapter> {
+    Some(Chapter {
+        path: chapter["path"].as_str()?.replace('\\', "/"),
+        title: chapter["name"].as_str().unwrap_or("").to_string(),
+        content: chapter["content"].as_str().unwrap_or("").to_string(),
+    })
+}
+
+/// Builds the figures program and has it draw every figure asked for; the answers are keyed by the
+/// directive's words joined with spaces. Compile errors are printed at their Markdown places, and
+/// their number returned.
+fn draw_figures(
+    crate_dir: &Path,
+    requests: &[Vec<String>],
+) -> Result<HashMap<String, Result<String, String>>, usize> {
+    if requests.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let program = build_figures(crate_dir)?;
+    let answers = run_figures(&program, requests).map_err(|message: String| {
+        eprintln!("error: {message}");
+        1_usize
+    })?;
+    Ok(requests
+        .iter()
+        .map(|words| words.join(" "))
+        .zip(answers)
+        .collect())
+}
+
+/// Builds `chat-noir-figures` with cargo (its progress shows as it compiles) and returns its path.
+fn build_figures(crate_dir: &Path) -> Result<PathBuf, usize> {
+    let args = ["--package", FIGURES, "--bin", FIGURES].map(String::from);
+    let mut stderr = io::stderr();
+    let renderer = renderer_for(&stderr);
+    let report = match cargo("build", &args, crate_dir, &renderer, &mut stderr) {
+        Ok(report) => report,
+        Err(error) => {
+            eprintln!("error: cannot run cargo to build the figures program: {error}");
+            return Err(1);
+        }
+    };
+    let program = report
+        .executables
+        .into_iter()
+        .find_map(|(name, path)| (name == FIGURES).then_some(path));
+    match program {
+        Some(program) if report.success => Ok(program),
+        _ => {
+            eprintln!(
+                "error: the figures program, which draws with the game's code, did not build"
+            );
+            Err(report.errors.max(1))
+        }
+    }
+}
+
+/// Runs the figures program on the requests and reads its answers, one for each request.
+fn run_figures(
+    program: &Path,
+    requests: &[Vec<String>],
+) -> Result<Vec<Result<String, String>>, String> {
+    let failed = |why: String| format!("the figures program {}: {why}", program.display());
+    let mut child = Command::new(program)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| failed(format!("cannot start: {e}")))?;
+    let input = serde_json::to_vec(requests).expect("words are JSON");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(&input)
+        .map_err(|e| failed(format!("cannot be given the figures: {e}")))?;
+    let output = child
+        .wait_with_output()
+        .map_err(|e| failed(e.to_string()))?;
+    if !output.status.success() {
+        return Err(failed(format!("failed ({})", output.status)));
+    }
+    let answers: Vec<serde_json::Value> = serde_json::from_slice(&output.stdout)
+        .map_err(|e| failed(format!("answered with something other than JSON: {e}")))?;
+    if answers.len() != requests.len() {
+        return Err(failed(format!(
+            "drew {} figures for {} requests",
+            answers.len(),
+            requests.len()
+        )));
+    }
+    Ok(answers.iter().map(answer).collect())
+}
+
+/// One answer of the figures program: `{"html": …}` or `{"error": …}`.
+fn answer(value: &serde_json::Value) -> Result<String, String> {
+    match (value["html"].as_str(), value["error"].as_str()) {
+        (Some(html), _) => Ok(html.to_string()),
+        (None, Some(error)) => Err(error.to_string()),
+        (None, None) => Err(format!("an answer that is neither html nor error: {value}")),
+    }
+}
