@@ -194,7 +194,8 @@ fn copy_tree(from: &Path, to: &Path) {
     for entry in fs::read_dir(from).expect("read a directory").flatten() {
         let path = entry.path();
         let name = entry.file_name();
-        if name == "target" {
+        // Build output, and the fuzzing harness with its corpus, are no part of the crate.
+        if name == "target" || name == "fuzz" {
             continue;
         }
         if path.is_dir() {

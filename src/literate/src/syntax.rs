@@ -2,14 +2,14 @@ use proc_macro2::{TokenStream, TokenTree};
 
 use crate::{Diagnostic, LineMap, Place, TangledFile};
 
-/// How deep brackets may nest in a tangled file. Real code nests a few dozen levels at most; syn,
-/// which checks the syntax, recurses once per level, so a limit keeps a hostile book from
-/// overflowing the tangler's stack.
-pub const MAX_NESTING: usize = 256;
+/// How deep brackets may nest in a tangled file. Real code nests a few dozen levels at most (rustc
+/// takes a few hundred); syn, which checks the syntax, recurses at every level, so a limit keeps a
+/// hostile book from overflowing the tangler's stack.
+pub const MAX_NESTING: usize = 512;
 
-/// The stack the syntax check runs on: enough for syn at [`MAX_NESTING`] levels, with room to spare,
-/// even in an unoptimised build. Only the pages it touches are ever allocated.
-const STACK_BYTES: usize = 512 << 20;
+/// The stack the syntax check runs on. Unoptimised, syn takes about 20 KB of stack a level, so
+/// [`MAX_NESTING`] levels need about 10 MB; this is six times that. Only the pages used are allocated.
+const STACK_BYTES: usize = 64 << 20;
 
 /// Parses a tangled file as Rust and reports its first syntax error at the Markdown place it came from.
 ///
