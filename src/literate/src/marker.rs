@@ -7,14 +7,6 @@ pub enum Marker {
     Reference(String),
 }
 
-impl Marker {
-    pub fn name(&self) -> &str {
-        match self {
-            Marker::Define(name) | Marker::Append(name) | Marker::Reference(name) => name,
-        }
-    }
-}
-
 /// Reads a marker from one line of code, after any indentation. `None` when the line is no marker at
 /// all (ordinary code, or a doc comment); an error message when it starts like one (`// <<`) but is
 /// malformed. Names are free text; runs of white space in them count as one space.
