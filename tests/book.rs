@@ -312,3 +312,111 @@ fn building_the_book_compiles_no_window() {
         );
     }
 }
+
+/// The most lines a chunk part may have, so that a reader can hold it in mind; test code, which reads
+/// as a list of cases, may run longer.
+const LONGEST_PART: usize = 40;
+const LONGEST_TEST_PART: usize = 60;
+
+/// The roots whose code only tests the game.
+const TEST_ROOTS: [&str; 2] = ["file:tests.rs", "file:end_to_end.rs"];
+
+/// The book's web, parsed from the chapters SUMMARY.md lists.
+fn web() -> Web {
+    let sources = chapters()
+        .into_iter()
+        .map(|(path, text)| SourceText::new(format!("book/src/{path}"), text))
+        .collect();
+    let (web, problems) = Web::parse(sources);
+    assert!(problems.is_empty(), "{problems:?}");
+    web
+}
+
+/// The chunks that roots in `roots` reach, through any number of references.
+fn reached_from<'w>(web: &'w Web, roots: &[&'w str]) -> std::collections::HashSet<&'w str> {
+    let mut reached: std::collections::HashSet<&str> = roots.iter().copied().collect();
+    let mut next: Vec<&str> = roots.to_vec();
+    while let Some(name) = next.pop() {
+        for part in web.parts_of(name) {
+            for line in &part.body {
+                if let Some(reference) = &line.reference
+                    && reached.insert(reference.name.as_str())
+                {
+                    next.push(reference.name.as_str());
+                }
+            }
+        }
+    }
+    reached
+}
+
+#[test]
+fn every_chunk_part_is_short_enough_to_hold_in_mind() {
+    let web = web();
+    let game_roots: Vec<&str> = web
+        .names()
+        .iter()
+        .map(String::as_str)
+        .filter(|name| name.starts_with("file:") && !TEST_ROOTS.contains(name))
+        .collect();
+    let game = reached_from(&web, &game_roots);
+    let too_long: Vec<String> = web
+        .parts
+        .iter()
+        .filter_map(|part| {
+            let limit = if game.contains(part.name.as_str()) {
+                LONGEST_PART
+            } else {
+                LONGEST_TEST_PART
+            };
+            (part.body.len() > limit).then(|| {
+                format!(
+                    "{}: ⟨{}⟩ has {} lines (at most {limit})",
+                    part.header,
+                    part.name,
+                    part.body.len()
+                )
+            })
+        })
+        .collect();
+    assert!(too_long.is_empty(), "{}", too_long.join("\n"));
+}
+
+#[test]
+fn every_chunk_part_is_introduced_by_prose_of_its_own() {
+    let web = web();
+    let unintroduced: Vec<String> = web
+        .parts
+        .iter()
+        .filter(|part| {
+            let text = &web.chapters[part.chapter].text;
+            let blocks: Vec<_> = fenced_blocks(text).into_iter().map(|b| b.range).collect();
+            !has_prose_before(text, &blocks, part.block.start)
+        })
+        .map(|part| format!("{}: ⟨{}⟩", part.header, part.name))
+        .collect();
+    assert!(
+        unintroduced.is_empty(),
+        "these parts follow a code block, a heading or a figure with no sentence of their own:\n{}",
+        unintroduced.join("\n")
+    );
+}
+
+/// Whether a sentence stands between the code block (or heading) before `start` and `start`.
+fn has_prose_before(text: &str, blocks: &[std::ops::Range<usize>], start: usize) -> bool {
+    let from = blocks
+        .iter()
+        .map(|block| block.end)
+        .filter(|&end| end <= start)
+        .max()
+        .unwrap_or(0);
+    let between = format!("\n{}", &text[from..start]);
+    let after_heading = match between.rsplit_once("\n#") {
+        Some((_, heading_and_rest)) => heading_and_rest.split_once('\n').map_or("", |(_, r)| r),
+        None => &between,
+    };
+    after_heading.lines().any(|line| {
+        let line = line.trim();
+        !line.is_empty() && !line.starts_with("{{#")
+    })
+}
