@@ -76,8 +76,9 @@ pub fn figure_requests(chapters: &[Chapter]) -> Vec<Vec<String>> {
     requests
 }
 
-/// Weaves every chapter; returns their new Markdown, in the same order, and the problems found (which
-/// do not stop the weaving: a reader still gets a book).
+/// Weaves every chapter; returns their new Markdown, in the same order, and the problems found. The
+/// weaving goes on past a problem so that all of them are found at once; the book's preprocessor then
+/// refuses a book that has any.
 pub fn weave(
     chapters: &[Chapter],
     display_dir: &str,
