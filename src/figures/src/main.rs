@@ -183,7 +183,9 @@ fn with_labels(svg: &str, labels: impl Iterator<Item = (Posn, String, bool)>) ->
     svg.replace("</svg>", &format!("{text}</svg>"))
 }
 
-/// Text made safe inside SVG and HTML.
+/// Text made safe inside SVG and HTML. (The weaver has the same function; this program keeps its
+/// own so that it does not depend on the tangler, whose build would then differ from the weaver's and
+/// be compiled twice in the book's first build.)
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")

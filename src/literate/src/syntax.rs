@@ -18,45 +18,42 @@ const STACK_BYTES: usize = 64 << 20;
 /// Brackets nested deeper than [`MAX_NESTING`] are reported at the first one too deep, before syn
 /// sees them.
 pub fn check_syntax(text: &str, map: &LineMap, file_name: &str) -> Result<(), Diagnostic> {
-    let error = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("syntax check".into())
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || syntax_error(text))
-            .map(|thread| {
-                thread
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .unwrap_or_else(|_| syntax_error(text))
-    });
+    let error = syntax_errors(&[text]).pop().flatten();
     at_markdown_place(error, map, file_name)
 }
 
-/// [`check_syntax`] for every file at once, each on a thread of its own: the files are independent,
-/// and the syntax check is most of the tangler's work. The problems come in the order of the files.
+/// [`check_syntax`] for every file at once: the files are independent, and the syntax check is most
+/// of the tangler's work. The problems come in the order of the files.
 pub fn check_syntax_of_all(files: &[TangledFile]) -> Vec<Diagnostic> {
+    let texts: Vec<&str> = files.iter().map(|file| file.text.as_str()).collect();
+    syntax_errors(&texts)
+        .into_iter()
+        .zip(files)
+        .filter_map(|(error, file)| at_markdown_place(error, &file.map, &file.name).err())
+        .collect()
+}
+
+/// The first syntax error of each text, each found on a thread of its own with [`STACK_BYTES`] of
+/// stack (or on this thread, if one cannot be started).
+fn syntax_errors(texts: &[&str]) -> Vec<Option<(usize, usize, String)>> {
     std::thread::scope(|scope| {
-        let threads: Vec<_> = files
+        let threads: Vec<_> = texts
             .iter()
-            .map(|file| {
+            .map(|&text| {
                 std::thread::Builder::new()
                     .name("syntax check".into())
                     .stack_size(STACK_BYTES)
-                    .spawn_scoped(scope, || check_syntax(&file.text, &file.map, &file.name))
+                    .spawn_scoped(scope, move || syntax_error(text))
             })
             .collect();
         threads
             .into_iter()
-            .zip(files)
-            .filter_map(|(thread, file)| {
-                let result = match thread {
-                    Ok(thread) => thread
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                    Err(_) => check_syntax(&file.text, &file.map, &file.name),
-                };
-                result.err()
+            .zip(texts)
+            .map(|(thread, text)| match thread {
+                Ok(thread) => thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(_) => syntax_error(text),
             })
             .collect()
     })

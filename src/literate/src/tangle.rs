@@ -17,6 +17,9 @@ const MAX_SUGGESTIONS: usize = 20;
 /// How many steps of a cycle its report lists; a longer cycle is shown with its middle left out.
 const MAX_CYCLE_STEPS: usize = 12;
 
+/// How the comment that announces a chunk part in a tangled file begins.
+const ANNOUNCEMENT: &str = "// ⟨";
+
 /// The first line of every tangled file.
 const BANNER: &str =
     "// Tangled from the book by build.rs: edit the Markdown chunks, not this file.";
@@ -56,7 +59,7 @@ pub fn tangle(web: &Web) -> Result<Vec<TangledFile>, Vec<Diagnostic>> {
 /// the comment that announces a chunk part (`// ⟨name⟩= book/src/world.md`). `literate fmt` leaves
 /// such lines alone.
 pub fn is_announcement(line: &str) -> bool {
-    line == BANNER || line.trim_start().starts_with("// ⟨")
+    line == BANNER || line.trim_start().starts_with(ANNOUNCEMENT)
 }
 
 /// Writes `text` to `path` only when the file does not already hold it, so that an unchanged file
@@ -435,7 +438,7 @@ fn announcement(part: &Part) -> String {
         PartKind::Define => "=",
         PartKind::Append => "+=",
     };
-    format!("// ⟨{}⟩{sign} {}", part.name, part.header.file)
+    format!("{ANNOUNCEMENT}{}⟩{sign} {}", part.name, part.header.file)
 }
 
 /// Expands a root into its file: every reference replaced by its chunk's parts, each line indented like

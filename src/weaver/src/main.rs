@@ -100,9 +100,10 @@ fn weave_book(crate_dir: &Path, book: &mut Value) -> Result<(), usize> {
         }
         return Err(outcome.problems.len());
     }
-    let mut values = Vec::new();
-    chapter_values(&book["items"], &mut values);
-    let chapters: Vec<Chapter> = values.into_iter().filter_map(as_chapter).collect();
+    let mut chapters = Vec::new();
+    visit_chapters(&mut book["items"], &mut |chapter| {
+        chapters.extend(as_chapter(chapter))
+    });
     let drawn = draw_figures(crate_dir, &figure_requests(&chapters))?;
     let mut figures = |words: &[&str]| {
         drawn
@@ -128,18 +129,8 @@ fn weave_book(crate_dir: &Path, book: &mut Value) -> Result<(), usize> {
     Ok(())
 }
 
-/// Every chapter among a list of book items, each followed by its own chapters (its `sub_items`).
-/// Items are `{"Chapter": {...}}`, `"Separator"` or `{"PartTitle": "..."}`.
-fn chapter_values<'b>(items: &'b Value, chapters: &mut Vec<&'b Value>) {
-    for item in items.as_array().into_iter().flatten() {
-        if let Some(chapter) = item.get("Chapter") {
-            chapters.push(chapter);
-            chapter_values(&chapter["sub_items"], chapters);
-        }
-    }
-}
-
-/// Calls `visit` on every chapter among a list of book items, in the order of [`chapter_values`].
+/// Calls `visit` on every chapter among a list of book items, each before its own chapters (its
+/// `sub_items`). Items are `{"Chapter": {...}}`, `"Separator"` or `{"PartTitle": "..."}`.
 fn visit_chapters(items: &mut Value, visit: &mut dyn FnMut(&mut Value)) {
     for item in items.as_array_mut().into_iter().flatten() {
         if let Some(chapter) = item.get_mut("Chapter") {
