@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::ops::Range;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -51,52 +52,68 @@ pub fn rustfmt(text: &str) -> Result<String, String> {
     String::from_utf8(output.stdout).map_err(|e| e.to_string())
 }
 
-/// Compares each tangled file with its formatted text and traces every difference to the book.
+/// Compares each tangled file with its formatted text and traces every difference to the book. A
+/// file with any change that cannot be traced gets no edits at all: rustfmt may have moved a line from
+/// one chunk into another, and making only the traceable half of such a move would lose the line.
 pub fn formatting(files: &[(TangledFile, String)]) -> Formatting {
     let mut result = Formatting::default();
     for (file, formatted) in files {
         let old: Vec<&str> = file.text.lines().collect();
         let new: Vec<&str> = formatted.lines().collect();
-        let diff = TextDiff::from_slices(&old, &new);
-        for op in diff.ops() {
-            let (old_range, new_range) = match *op {
-                DiffOp::Equal { .. } => continue,
-                DiffOp::Delete {
-                    old_index,
-                    old_len,
-                    new_index,
-                } => (old_index..old_index + old_len, new_index..new_index),
-                DiffOp::Insert {
-                    old_index,
-                    new_index,
-                    new_len,
-                } => (old_index..old_index, new_index..new_index + new_len),
-                DiffOp::Replace {
-                    old_index,
-                    old_len,
-                    new_index,
-                    new_len,
-                } => (
-                    old_index..old_index + old_len,
-                    new_index..new_index + new_len,
-                ),
-            };
-            match trace(
-                file,
-                &old[old_range.clone()],
-                old_range.start,
-                &new[new_range.clone()],
-            ) {
-                Ok(edit) => result.edits.push(edit),
-                Err(place) => {
-                    result
-                        .unfixable
-                        .push(describe(file, place, &old[old_range], &new[new_range]))
-                }
+        let mut edits = Vec::new();
+        let mut unfixable = Vec::new();
+        for (old_range, new_range) in changes(&old, &new) {
+            let (old, new) = (&old[old_range.clone()], &new[new_range]);
+            match trace(file, old, old_range.start, new) {
+                Ok(edit) => edits.push((edit, old, new)),
+                Err(place) => unfixable.push(describe(file, place, old, new)),
             }
+        }
+        if unfixable.is_empty() {
+            result
+                .edits
+                .extend(edits.into_iter().map(|(edit, _, _)| edit));
+        } else {
+            result.unfixable.extend(unfixable);
+            result.unfixable.extend(
+                edits
+                    .into_iter()
+                    .map(|(edit, old, new)| held_back(file, &edit, old, new)),
+            );
         }
     }
     result
+}
+
+/// The lines that differ between a tangled file and its formatted text: ranges of old lines, each
+/// with the range of new lines that replaces it.
+fn changes(old: &[&str], new: &[&str]) -> Vec<(Range<usize>, Range<usize>)> {
+    let diff = TextDiff::from_slices(old, new);
+    diff.ops()
+        .iter()
+        .filter_map(|op| match *op {
+            DiffOp::Equal { .. } => None,
+            DiffOp::Delete {
+                old_index,
+                old_len,
+                new_index,
+            } => Some((old_index..old_index + old_len, new_index..new_index)),
+            DiffOp::Insert {
+                old_index,
+                new_index,
+                new_len,
+            } => Some((old_index..old_index, new_index..new_index + new_len)),
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => Some((
+                old_index..old_index + old_len,
+                new_index..new_index + new_len,
+            )),
+        })
+        .collect()
 }
 
 /// The Markdown edit that makes a change of `old` (tangled lines from `start`, 0-based) into `new`,
@@ -106,6 +123,9 @@ fn trace(file: &TangledFile, old: &[&str], start: usize, new: &[&str]) -> Result
     let anchor = at(start)
         .or_else(|| at(start.saturating_sub(1)))
         .unwrap_or_else(|| Place::new(&file.name, start + 1, 1));
+    if old.is_empty() {
+        return trace_insertion(file, start, new).ok_or(anchor);
+    }
     let origins: Vec<(Place, usize)> = (0..old.len())
         .filter_map(|i| Some((at(start + i)?, file.map.indent(start + i + 1)?)))
         .collect();
@@ -133,6 +153,30 @@ fn trace(file: &TangledFile, old: &[&str], start: usize, new: &[&str]) -> Result
     })
 }
 
+/// The Markdown edit that inserts `new` before tangled line `start` (0-based): after the line above
+/// it, or else before the line below it, whichever is code of a chunk that `new` fits the indentation of.
+fn trace_insertion(file: &TangledFile, start: usize, new: &[&str]) -> Option<Edit> {
+    let text: Vec<&str> = file.text.lines().collect();
+    let insert_beside = |i: usize, after: bool| {
+        text.get(i).filter(|line| !is_announcement(line))?;
+        let place = file.map.place(i + 1, 1)?;
+        let indent = file.map.indent(i + 1)?;
+        let lines = new
+            .iter()
+            .map(|line| strip_indent(line, indent).map(str::to_string))
+            .collect::<Option<Vec<_>>>()?;
+        let first = place.line + usize::from(after);
+        Some(Edit {
+            file: place.file,
+            first,
+            last: first - 1,
+            lines,
+        })
+    };
+    let above = start.checked_sub(1).and_then(|i| insert_beside(i, true));
+    above.or_else(|| insert_beside(start, false))
+}
+
 /// A formatted line without the indentation that references added, if it has that much.
 fn strip_indent(line: &str, indent: usize) -> Option<&str> {
     if line.trim().is_empty() {
@@ -146,13 +190,32 @@ fn strip_indent(line: &str, indent: usize) -> Option<&str> {
 }
 
 fn describe(file: &TangledFile, place: Place, old: &[&str], new: &[&str]) -> Diagnostic {
-    let removed = old.iter().map(|l| format!("\n    -{l}"));
-    let added = new.iter().map(|l| format!("\n    +{l}"));
-    let change: String = removed.chain(added).collect();
+    let change = shown_change(old, new);
     Diagnostic::new(
         place,
         format!(
             "rustfmt formats this differently in {}, across chunks; reformat by hand:{change}",
+            file.name
+        ),
+    )
+}
+
+/// The lines a change removes and adds, one to a line, marked `-` and `+` like a diff.
+fn shown_change(old: &[&str], new: &[&str]) -> String {
+    let removed = old.iter().map(|l| format!("\n    -{l}"));
+    let added = new.iter().map(|l| format!("\n    +{l}"));
+    removed.chain(added).collect()
+}
+
+/// A change that could be made in the Markdown, reported instead because its file has others that
+/// cannot.
+fn held_back(file: &TangledFile, edit: &Edit, old: &[&str], new: &[&str]) -> Diagnostic {
+    let change = shown_change(old, new);
+    Diagnostic::new(
+        Place::new(&edit.file, edit.first, 1),
+        format!(
+            "rustfmt formats this differently too; left alone, since {} has changes across \
+             chunks that must be made by hand first:{change}",
             file.name
         ),
     )

@@ -1,0 +1,62 @@
+//! `literate fmt` on small books: what rustfmt wants is written back into the chunks, and a file whose
+//! changes cannot all be written back is left as it was, so that no line is ever lost.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Writes a book of one chapter, `a.md`, into `dir`.
+fn write_book(dir: &Path, chapter: &str) {
+    fs::create_dir_all(dir.join("book/src")).unwrap();
+    fs::write(
+        dir.join("book/src/SUMMARY.md"),
+        "# Summary\n\n- [A](a.md)\n",
+    )
+    .unwrap();
+    fs::write(dir.join("book/src/a.md"), chapter).unwrap();
+}
+
+fn literate_fmt(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_literate"))
+        .arg("fmt")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("literate runs")
+}
+
+fn chapter(dir: &Path) -> String {
+    fs::read_to_string(dir.join("book/src/a.md")).unwrap()
+}
+
+#[test]
+fn imports_rustfmt_reorders_are_reordered_in_the_chunk_with_none_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    write_book(
+        dir.path(),
+        "# A\n\nImports.\n\n```rust\n// <<file:a.rs>>=\nuse c::z;\nuse b::y;\nuse d::w;\nuse a::x;\n```\n",
+    );
+    let output = literate_fmt(dir.path(), &[]);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        chapter(dir.path()),
+        "# A\n\nImports.\n\n```rust\n// <<file:a.rs>>=\nuse a::x;\nuse b::y;\nuse c::z;\nuse d::w;\n```\n"
+    );
+    assert!(literate_fmt(dir.path(), &["--check"]).status.success());
+}
+
+#[test]
+fn a_file_with_a_change_across_chunks_is_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "# A\n\nA function.\n\n```rust\n// <<file:a.rs>>=\nuse  b::y;\n\nfn f() {\n// <<body>>\n}\n```\n\nIts body.\n\n```rust\n// <<body>>=\nlet x = 1;\n```\n";
+    write_book(dir.path(), text);
+    let output = literate_fmt(dir.path(), &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert_eq!(chapter(dir.path()), text, "nothing is written");
+    assert!(stderr.contains("across chunks"), "{stderr}");
+    assert!(
+        stderr.contains("book/src/a.md:7:1: rustfmt formats this differently too; left alone"),
+        "{stderr}"
+    );
+}
