@@ -3,6 +3,7 @@
 //! raw in the code, and every figure drawn. And the book as an editor gets it: a broken copy never
 //! builds, and says where it is broken; building the book never compiles the game's window.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -419,4 +420,86 @@ fn has_prose_before(text: &str, blocks: &[std::ops::Range<usize>], start: usize)
         let line = line.trim();
         !line.is_empty() && !line.starts_with("{{#")
     })
+}
+
+/// The library's modules, as `src/lib.rs` declares them: (module, the tangled file it includes).
+fn library_modules() -> Vec<(String, String)> {
+    let lib = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .expect("src/lib.rs");
+    let mut modules = Vec::new();
+    let mut lines = lib.lines();
+    while let Some(line) = lines.next() {
+        let Some(name) = line
+            .trim_start_matches("pub ")
+            .strip_prefix("mod ")
+            .and_then(|rest| rest.strip_suffix(" {"))
+        else {
+            continue;
+        };
+        let include = lines.next().expect("a module's include");
+        let file = include
+            .split("\"/")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .expect("include!(concat!(env!(\"OUT_DIR\"), \"/FILE.rs\"))");
+        modules.push((name.to_string(), file.to_string()));
+    }
+    modules
+}
+
+/// The modules of this crate that `text` names as `crate::MODULE`.
+fn modules_named_in(text: &str) -> BTreeSet<&str> {
+    text.split("crate::")
+        .skip(1)
+        .filter_map(|rest| {
+            rest.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .next()
+        })
+        .collect()
+}
+
+#[test]
+fn no_module_imports_a_module_that_imports_it() {
+    let files = literate::tangle(&web()).expect("the book tangles");
+    let modules = library_modules();
+    assert!(modules.len() > 10, "src/lib.rs declares the book's modules");
+    let uses: BTreeMap<&str, Vec<&str>> = modules
+        .iter()
+        .map(|(module, file)| {
+            let tangled = files
+                .iter()
+                .find(|f| f.name == *file)
+                .unwrap_or_else(|| panic!("no tangled file {file}"));
+            let named = modules_named_in(&tangled.text);
+            let used = named.into_iter().filter(|&m| m != module).collect();
+            (module.as_str(), used)
+        })
+        .collect();
+    assert!(uses["search"].contains(&"graph"), "the scan finds imports");
+    let cycles: Vec<String> = uses
+        .keys()
+        .filter_map(|&start| cycle_through(&uses, start))
+        .collect();
+    assert!(
+        cycles.is_empty(),
+        "modules that import each other:\n{}",
+        cycles.join("\n")
+    );
+}
+
+/// A chain of imports that leads from `start` back to it, if there is one, as "a → b → a".
+fn cycle_through(uses: &BTreeMap<&str, Vec<&str>>, start: &str) -> Option<String> {
+    let mut paths = vec![vec![start]];
+    let mut seen = BTreeSet::new();
+    while let Some(path) = paths.pop() {
+        for &next in uses.get(path[path.len() - 1]).into_iter().flatten() {
+            if next == start {
+                return Some([path.as_slice(), &[start]].concat().join(" → "));
+            }
+            if seen.insert(next) {
+                paths.push([path.as_slice(), &[next]].concat());
+            }
+        }
+    }
+    None
 }

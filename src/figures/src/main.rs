@@ -10,10 +10,11 @@
 use std::io::{self, Read};
 use std::process::ExitCode;
 
-use chat_noir::bfs::{Distance, Node, build_bfs_table, lookup_in_table};
+use chat_noir::bfs::{Distance, Node, lookup_in_table};
 use chat_noir::cat::{CatMode, cat};
 use chat_noir::drawing::{cell_center_x, cell_center_y, render_board, render_world};
 use chat_noir::image::{Image, image_width, to_svg, underlay_xy};
+use chat_noir::search::build_bfs_table;
 use chat_noir::start::make_initial_world;
 use chat_noir::world::{Posn, State, World, empty_board, game_rng};
 
