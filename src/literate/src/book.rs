@@ -1,3 +1,4 @@
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -21,13 +22,26 @@ pub struct Book {
 /// replaced, so that its chunks still count. A Markdown file in `src_dir` that holds chunks but is
 /// not listed is reported too: its chunks would silently be left out of the program.
 pub fn load_book(src_dir: &Path, display_dir: &str) -> (Book, Vec<Diagnostic>) {
+    load_book_with(src_dir, display_dir, &Overlays::new())
+}
+
+/// Texts that stand in for files on disk, by path: an editor's unsaved chapters.
+pub type Overlays = HashMap<PathBuf, String>;
+
+/// [`load_book`], reading each file from `overlays` where it has the file's path, and from disk
+/// otherwise.
+pub fn load_book_with(
+    src_dir: &Path,
+    display_dir: &str,
+    overlays: &Overlays,
+) -> (Book, Vec<Diagnostic>) {
     let summary_path = src_dir.join("SUMMARY.md");
     let mut book = Book {
         chapters: Vec::new(),
         inputs: vec![src_dir.to_path_buf(), summary_path.clone()],
     };
     let mut problems = Vec::new();
-    let summary = match read_source(&summary_path, format!("{display_dir}/SUMMARY.md")) {
+    let summary = match read_source(&summary_path, format!("{display_dir}/SUMMARY.md"), overlays) {
         Ok((summary, problem)) => {
             problems.extend(problem);
             summary
@@ -48,7 +62,7 @@ pub fn load_book(src_dir: &Path, display_dir: &str) -> (Book, Vec<Diagnostic>) {
         }
         let file = src_dir.join(&path);
         book.inputs.push(file.clone());
-        match read_source(&file, format!("{display_dir}/{path}")) {
+        match read_source(&file, format!("{display_dir}/{path}"), overlays) {
             Ok((chapter, problem)) => {
                 book.chapters.push(chapter);
                 problems.extend(problem);
@@ -64,7 +78,7 @@ pub fn load_book(src_dir: &Path, display_dir: &str) -> (Book, Vec<Diagnostic>) {
         listed.push((path, place));
     }
     let listed: Vec<PathBuf> = listed.iter().map(|(path, _)| src_dir.join(path)).collect();
-    problems.extend(unlisted_chapters(src_dir, display_dir, &listed));
+    problems.extend(unlisted_chapters(src_dir, display_dir, &listed, overlays));
     (book, problems)
 }
 
@@ -73,7 +87,11 @@ pub fn load_book(src_dir: &Path, display_dir: &str) -> (Book, Vec<Diagnostic>) {
 fn read_source(
     path: &Path,
     display: String,
+    overlays: &Overlays,
 ) -> Result<(SourceText, Option<Diagnostic>), Diagnostic> {
+    if let Some(text) = overlays.get(path) {
+        return Ok((SourceText::new(display, text.clone()), None));
+    }
     let bytes = fs::read(path).map_err(|e| {
         let reason = match e.kind() {
             std::io::ErrorKind::NotFound => "no such file".to_string(),
@@ -96,7 +114,12 @@ fn read_source(
 /// A problem for every Markdown file under `src_dir` that holds a chunk but is not among the
 /// `listed` chapters (nor `SUMMARY.md`), at its first chunk's header. Directories are walked with a
 /// list of their own, and links to directories are not followed, so no layout of files can loop.
-fn unlisted_chapters(src_dir: &Path, display_dir: &str, listed: &[PathBuf]) -> Vec<Diagnostic> {
+fn unlisted_chapters(
+    src_dir: &Path,
+    display_dir: &str,
+    listed: &[PathBuf],
+    overlays: &Overlays,
+) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     let mut directories = vec![src_dir.to_path_buf()];
     while let Some(directory) = directories.pop() {
@@ -120,7 +143,7 @@ fn unlisted_chapters(src_dir: &Path, display_dir: &str, listed: &[PathBuf]) -> V
             }
             let relative = path.strip_prefix(src_dir).unwrap_or(&path);
             let display = format!("{display_dir}/{}", relative.to_string_lossy());
-            let Ok((chapter, _)) = read_source(&path, display) else {
+            let Ok((chapter, _)) = read_source(&path, display, overlays) else {
                 continue;
             };
             if let Some(header) = first_header(&chapter) {

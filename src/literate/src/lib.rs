@@ -13,6 +13,8 @@ pub mod cargo_check;
 mod diagnostic;
 pub mod fmt;
 mod line_map;
+#[cfg(feature = "lsp")]
+pub mod lsp;
 mod markdown;
 mod marker;
 mod shells;
@@ -22,7 +24,7 @@ mod tangle;
 pub mod weave;
 mod web;
 
-pub use book::{Book, chapter_links, load_book};
+pub use book::{Book, Overlays, chapter_links, load_book, load_book_with};
 pub use diagnostic::{Diagnostic, Place};
 pub use line_map::LineMap;
 pub use markdown::{CodeBlock, CodeLine, fenced_blocks};

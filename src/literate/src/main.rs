@@ -6,6 +6,7 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: literate check [CARGO CHECK ARGUMENTS...]
        literate fmt [--check]
+       literate lsp
 
   check    runs `cargo check --message-format=json` (with --workspace --all-targets
            unless other arguments are given) and prints every error and warning at
@@ -13,8 +14,13 @@ usage: literate check [CARGO CHECK ARGUMENTS...]
   fmt      formats the book's code as rustfmt formats the tangled files, by
            rewriting the chunks in book/src; with --check, only reports what
            would change and fails if anything would.
+  lsp      a language server for the chapters, on standard input and output:
+           rust-analyzer's help inside chunks (it runs the first rust-analyzer
+           on PATH that works, or the one LITERATE_RUST_ANALYZER names), and
+           definitions, hovers and completions of chunk names.
 
-Run both from the directory that holds book/src.
+Run them from the directory that holds book/src (lsp also finds it from the
+editor's workspace folder).
 ";
 
 fn main() -> ExitCode {
@@ -26,6 +32,7 @@ fn main() -> ExitCode {
             literate::cargo_check::run(if rest.is_empty() { &defaults } else { rest })
         }
         Some("fmt") => fmt(&args[1..]),
+        Some("lsp") if args.len() == 1 => literate::lsp::run(),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS

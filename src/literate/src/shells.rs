@@ -72,7 +72,7 @@ pub fn check_shells(crate_dir: &Path, files: &[TangledFile]) -> Vec<Diagnostic> 
 }
 
 /// The tangled files a shell includes, each with the place of its name.
-fn includes(shell: &SourceText) -> Vec<(String, Place)> {
+pub(crate) fn includes(shell: &SourceText) -> Vec<(String, Place)> {
     shell
         .text
         .match_indices(INCLUDE)

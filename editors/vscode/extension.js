@@ -1,0 +1,32 @@
+// Starts `literate lsp` (cargo run --package literate -- lsp) for the Markdown chapters of the
+// Chat Noir checkout open in VS Code, and stops it with the editor.
+const path = require('path');
+const vscode = require('vscode');
+const { LanguageClient } = require('vscode-languageclient/node');
+
+let client;
+
+function activate() {
+  const folder = (vscode.workspace.workspaceFolders || [])[0];
+  if (!folder) {
+    return undefined;
+  }
+  const root = folder.uri.fsPath;
+  const manifest = path.join(root, 'Cargo.toml');
+  const server = {
+    command: 'cargo',
+    args: ['run', '--quiet', '--manifest-path', manifest, '--package', 'literate', '--', 'lsp'],
+    options: { cwd: root },
+  };
+  const chapters = new vscode.RelativePattern(folder, 'book/src/**/*.md');
+  client = new LanguageClient('literate', 'literate lsp', server, {
+    documentSelector: [{ scheme: 'file', language: 'markdown', pattern: chapters }],
+  });
+  return client.start();
+}
+
+function deactivate() {
+  return client ? client.stop() : undefined;
+}
+
+module.exports = { activate, deactivate };

@@ -1,0 +1,127 @@
+//! The rust-analyzer behind the server: found on `PATH`, started on the mirror workspace, and spoken
+//! to over its standard input and output from two threads, so that the server's loop only ever
+//! sends to a channel and receives from one.
+
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread;
+
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use lsp_server::Message;
+
+/// The environment variable that names a rust-analyzer to use instead of searching `PATH`.
+pub const ANALYZER_VARIABLE: &str = "LITERATE_RUST_ANALYZER";
+
+/// How to get one, for the message that says it is missing.
+pub const INSTALL_HINT: &str = "install one with `cargo +nightly install ra_ap_rust-analyzer --version 0.0.349 --locked --root DIR` and put DIR/bin on PATH, or name it in LITERATE_RUST_ANALYZER";
+
+/// A running rust-analyzer.
+pub struct Analyzer {
+    child: Child,
+    sender: Sender<Message>,
+    pub receiver: Receiver<Message>,
+}
+
+impl Analyzer {
+    /// Starts `program` with `target_dir` as Cargo's target directory, in `dir`.
+    pub fn start(program: &Path, dir: &Path, target_dir: &Path) -> Result<Analyzer, String> {
+        let mut child = Command::new(program)
+            .current_dir(dir)
+            .env("CARGO_TARGET_DIR", target_dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+        let mut stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (sender, to_analyzer) = unbounded::<Message>();
+        let (from_analyzer, receiver) = unbounded();
+        thread::spawn(move || {
+            for message in to_analyzer {
+                if message.write(&mut stdin).is_err() || stdin.flush().is_err() {
+                    break;
+                }
+            }
+        });
+        thread::spawn(move || {
+            let mut stdout = BufReader::new(stdout);
+            while let Ok(Some(message)) = Message::read(&mut stdout) {
+                if from_analyzer.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        thread::spawn(move || {
+            let mut stderr = BufReader::new(stderr);
+            let _ = std::io::copy(&mut stderr, &mut std::io::stderr());
+        });
+        Ok(Analyzer {
+            child,
+            sender,
+            receiver,
+        })
+    }
+
+    pub fn send(&self, message: Message) {
+        // A rust-analyzer that has gone away is noticed when its receiver disconnects.
+        let _ = self.sender.send(message);
+    }
+}
+
+impl Drop for Analyzer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The rust-analyzer to start: the one `LITERATE_RUST_ANALYZER` names, or else the first
+/// `rust-analyzer` on `PATH` that runs (rustup installs a `rust-analyzer` proxy that fails unless
+/// the toolchain's component is installed; it is passed over). The error says what was tried.
+pub fn find_rust_analyzer() -> Result<PathBuf, String> {
+    if let Some(named) = std::env::var_os(ANALYZER_VARIABLE) {
+        let program = PathBuf::from(&named);
+        return runs(&program).map(|()| program).map_err(|why| {
+            format!(
+                "{ANALYZER_VARIABLE} names {}, which {why}; {INSTALL_HINT}",
+                named.to_string_lossy()
+            )
+        });
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut tried = Vec::new();
+    for dir in std::env::split_paths(&path) {
+        let program = dir.join("rust-analyzer");
+        if !program.is_file() {
+            continue;
+        }
+        match runs(&program) {
+            Ok(()) => return Ok(program),
+            Err(why) => tried.push(format!("{} {why}", program.display())),
+        }
+    }
+    let found = if tried.is_empty() {
+        "no rust-analyzer on PATH".to_string()
+    } else {
+        format!("no working rust-analyzer on PATH ({})", tried.join("; "))
+    };
+    Err(format!("{found}; {INSTALL_HINT}"))
+}
+
+/// Whether `rust-analyzer --version` succeeds; if not, why not, in a few words.
+fn runs(program: &Path) -> Result<(), String> {
+    let output = Command::new(program)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot be run: {e}"))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let first = stderr.lines().next().unwrap_or("").trim();
+    Err(format!("fails: {first}"))
+}

@@ -1,0 +1,285 @@
+//! The mirror workspace: a crate under `target/` made of the tangled files, which rust-analyzer
+//! analyses in place of the real crate. The real crate includes its tangled files from Cargo's
+//! `OUT_DIR`, which only a build knows; the mirror has them as ordinary source files, rewritten on
+//! every edit, with the real crate's dependencies and profiles, so that rust-analyzer and its
+//! `cargo check` see exactly the code a build compiles.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
+
+use crate::shells::includes;
+use crate::{SourceText, TangledFile, shell_paths, write_if_changed};
+
+/// The directory, under the crate's `target/`, that holds the mirror.
+pub const MIRROR_DIR: &str = "target/literate-lsp";
+
+/// The mirror of one crate.
+#[derive(Debug)]
+pub struct Mirror {
+    pub dir: PathBuf,
+}
+
+impl Mirror {
+    /// Writes the mirror of the crate in `crate_dir` with the tangled `files`: its manifest, lock
+    /// file, library root and the files themselves.
+    pub fn create(crate_dir: &Path, files: &[TangledFile]) -> Result<Mirror, String> {
+        let mirror = Mirror {
+            dir: crate_dir.join(MIRROR_DIR),
+        };
+        let shells = Shells::read(crate_dir)?;
+        let manifest = fs::read_to_string(crate_dir.join("Cargo.toml"))
+            .map_err(|e| format!("cannot read Cargo.toml: {e}"))?;
+        let manifest = mirror_manifest(&manifest, crate_dir, &shells)?;
+        fs::create_dir_all(mirror.dir.join("tangled"))
+            .map_err(|e| format!("cannot create {}: {e}", mirror.dir.display()))?;
+        let write = |name: &str, text: &str| {
+            write_if_changed(&mirror.dir.join(name), text)
+                .map_err(|e| format!("cannot write the mirror's {name}: {e}"))
+        };
+        write("Cargo.toml", &manifest)?;
+        write("lib.rs", &shells.library)?;
+        if let Ok(lock) = fs::read_to_string(crate_dir.join("Cargo.lock")) {
+            write("Cargo.lock", &lock)?;
+        }
+        for file in files {
+            mirror
+                .write(file)
+                .map_err(|e| format!("cannot write the mirror's {}: {e}", file.name))?;
+        }
+        Ok(mirror)
+    }
+
+    /// Where a tangled file lives in the mirror.
+    pub fn path_of(&self, name: &str) -> PathBuf {
+        self.dir.join("tangled").join(name)
+    }
+
+    /// The tangled file at a path in the mirror, if it is one.
+    pub fn tangled_name(&self, path: &Path) -> Option<String> {
+        let name = path.strip_prefix(self.dir.join("tangled")).ok()?;
+        Some(name.to_str()?.to_string())
+    }
+
+    /// Writes one tangled file into the mirror, if its text changed.
+    pub fn write(&self, file: &TangledFile) -> std::io::Result<bool> {
+        write_if_changed(&self.path_of(&file.name), &file.text)
+    }
+}
+
+/// The crate's shells, read for the mirror: the library root with its includes turned into modules
+/// of tangled files, and which shell includes which tangled file as a whole.
+struct Shells {
+    library: String,
+    /// (shell path relative to the crate, the tangled file it consists of).
+    whole: Vec<(String, String)>,
+}
+
+impl Shells {
+    fn read(crate_dir: &Path) -> Result<Shells, String> {
+        let mut library = None;
+        let mut whole = Vec::new();
+        for path in shell_paths(crate_dir) {
+            let text = fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let relative = path.strip_prefix(crate_dir).unwrap_or(&path);
+            let relative = relative.to_string_lossy().replace('\\', "/");
+            if relative == "src/lib.rs" {
+                library = Some(library_root(&text));
+            } else if let Some(file) = included_files(&text).into_iter().next() {
+                whole.push((relative, file));
+            }
+        }
+        let library = library.ok_or("the crate has no src/lib.rs")?;
+        Ok(Shells { library, whole })
+    }
+
+    fn tangled_file_of(&self, shell: &str) -> Option<&str> {
+        let shell = shell.strip_prefix("./").unwrap_or(shell);
+        let (_, file) = self.whole.iter().find(|(path, _)| path == shell)?;
+        Some(file)
+    }
+}
+
+/// The tangled files a shell (or a line of one) includes, in order.
+fn included_files(text: &str) -> Vec<String> {
+    includes(&SourceText::new("", text))
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// The mirror's library root: `src/lib.rs` with every `mod NAME { include!(…"/FILE.rs") }` turned
+/// into `#[path = "tangled/FILE.rs"] mod NAME;`, everything else as it is.
+fn library_root(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let module = lines[i].strip_suffix(" {").filter(|l| l.contains("mod "));
+        let include = lines
+            .get(i + 1)
+            .and_then(|l| included_files(l).into_iter().next());
+        let closed = lines.get(i + 2).is_some_and(|l| l.trim() == "}");
+        match (module, include, closed) {
+            (Some(module), Some(file), true) => {
+                let indent = &module[..module.len() - module.trim_start().len()];
+                out.push_str(&format!(
+                    "{indent}#[path = \"tangled/{file}\"]\n{module};\n"
+                ));
+                i += 3;
+            }
+            _ => {
+                out.push_str(lines[i]);
+                out.push('\n');
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The mirror's manifest: the real one's package, features, dependencies and profiles, a workspace
+/// of its own, path dependencies made absolute, and targets rooted at the tangled files.
+fn mirror_manifest(real: &str, crate_dir: &Path, shells: &Shells) -> Result<String, String> {
+    let mut doc: DocumentMut = real
+        .parse()
+        .map_err(|e| format!("cannot read Cargo.toml: {e}"))?;
+    let mut bins = take_targets(&mut doc, "bin");
+    let mut benches = take_targets(&mut doc, "bench");
+    for key in ["workspace", "lib", "test", "example", "build-dependencies"] {
+        doc.remove(key);
+    }
+    let package = doc
+        .get_mut("package")
+        .and_then(Item::as_table_mut)
+        .ok_or("Cargo.toml has no [package]")?;
+    for key in ["build", "default-run", "workspace"] {
+        package.remove(key);
+    }
+    for key in ["autobins", "autotests", "autobenches", "autoexamples"] {
+        package.insert(key, value(false));
+    }
+    for key in ["dependencies", "dev-dependencies"] {
+        if let Some(table) = doc.get_mut(key).and_then(Item::as_table_like_mut) {
+            absolute_paths(table, crate_dir);
+        }
+    }
+    doc.insert("workspace", Item::Table(Table::new()));
+    let mut lib = Table::new();
+    lib.insert("path", value("lib.rs"));
+    doc.insert("lib", Item::Table(lib));
+    retarget(&mut bins, shells);
+    retarget(&mut benches, shells);
+    let mut tests = ArrayOfTables::new();
+    for (shell, file) in &shells.whole {
+        if let Some(name) = shell
+            .strip_prefix("tests/")
+            .and_then(|s| s.strip_suffix(".rs"))
+        {
+            let mut test = Table::new();
+            test.insert("name", value(name));
+            test.insert("path", value(format!("tangled/{file}")));
+            tests.push(test);
+        }
+    }
+    for (key, targets) in [("bin", bins), ("bench", benches), ("test", tests)] {
+        if !targets.is_empty() {
+            doc.insert(key, Item::ArrayOfTables(targets));
+        }
+    }
+    Ok(doc.to_string())
+}
+
+fn take_targets(doc: &mut DocumentMut, key: &str) -> ArrayOfTables {
+    match doc.remove(key) {
+        Some(Item::ArrayOfTables(targets)) => targets,
+        _ => ArrayOfTables::new(),
+    }
+}
+
+/// Points each target whose shell is one tangled file at that file; drops the others, which hold
+/// no code of the book.
+fn retarget(targets: &mut ArrayOfTables, shells: &Shells) {
+    targets.retain(|target| {
+        let shell = target.get("path").and_then(Item::as_str);
+        shell
+            .and_then(|shell| shells.tangled_file_of(shell))
+            .is_some()
+    });
+    for target in targets.iter_mut() {
+        let shell = target
+            .get("path")
+            .and_then(Item::as_str)
+            .unwrap_or_default();
+        let file = shells
+            .tangled_file_of(shell)
+            .unwrap_or_default()
+            .to_string();
+        target.insert("path", value(format!("tangled/{file}")));
+    }
+}
+
+/// Makes every `path = "…"` of a dependency table absolute, relative to the real crate.
+fn absolute_paths(dependencies: &mut dyn toml_edit::TableLike, crate_dir: &Path) {
+    for (_, dependency) in dependencies.iter_mut() {
+        let Some(table) = dependency.as_table_like_mut() else {
+            continue;
+        };
+        let Some(path) = table.get("path").and_then(Item::as_str) else {
+            continue;
+        };
+        let absolute = crate_dir.join(path).to_string_lossy().into_owned();
+        table.insert("path", value(absolute));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_library_root_gets_modules_of_tangled_files() {
+        let lib = "//! Doc.\n\n/// World.\npub mod world {\n    include!(concat!(env!(\"OUT_DIR\"), \"/world.rs\"));\n}\n\n#[cfg(test)]\nmod tests {\n    include!(concat!(env!(\"OUT_DIR\"), \"/tests.rs\"));\n}\n";
+        assert_eq!(
+            library_root(lib),
+            "//! Doc.\n\n/// World.\n#[path = \"tangled/world.rs\"]\npub mod world;\n\n#[cfg(test)]\n#[path = \"tangled/tests.rs\"]\nmod tests;\n"
+        );
+    }
+
+    #[test]
+    fn the_manifest_keeps_dependencies_and_roots_targets_at_tangled_files() {
+        let shells = Shells {
+            library: String::new(),
+            whole: vec![
+                ("src/main.rs".into(), "main.rs".into()),
+                ("tests/end_to_end.rs".into(), "end_to_end.rs".into()),
+            ],
+        };
+        let real = "[workspace]\nmembers = [\".\"]\n\n[package]\nname = \"game\"\nedition = \"2024\"\nbuild = \"build.rs\"\n\n[[bin]]\nname = \"game\"\npath = \"src/main.rs\"\nrequired-features = [\"window\"]\n\n[[bench]]\nname = \"other\"\npath = \"src/other.rs\"\n\n[dependencies]\nrand = \"0.10\"\n\n[build-dependencies]\nlit = { path = \"lit\" }\n\n[dev-dependencies]\nlit = { path = \"lit\" }\n";
+        let manifest = mirror_manifest(real, Path::new("/crate"), &shells).unwrap();
+        let doc: DocumentMut = manifest.parse().unwrap();
+        assert!(doc["workspace"].as_table().unwrap().is_empty());
+        assert!(doc.get("build-dependencies").is_none());
+        assert!(doc["package"].get("build").is_none());
+        assert_eq!(doc["dependencies"]["rand"].as_str(), Some("0.10"));
+        assert_eq!(
+            doc["dev-dependencies"]["lit"]["path"].as_str(),
+            Some("/crate/lit")
+        );
+        assert_eq!(doc["lib"]["path"].as_str(), Some("lib.rs"));
+        let bins = doc["bin"].as_array_of_tables().unwrap();
+        assert_eq!(bins.len(), 1);
+        assert_eq!(
+            bins.get(0).unwrap()["path"].as_str(),
+            Some("tangled/main.rs")
+        );
+        assert!(
+            doc.get("bench").is_none(),
+            "a bench with no book code is left out"
+        );
+        let tests = doc["test"].as_array_of_tables().unwrap();
+        assert_eq!(tests.get(0).unwrap()["name"].as_str(), Some("end_to_end"));
+    }
+}
