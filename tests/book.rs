@@ -110,7 +110,11 @@ fn the_built_book_has_every_chapter_caption_link_and_figure() {
 
     let mut links = 0;
     for (path, html) in &pages {
-        for href in hrefs(html).into_iter().filter(|h| h.contains("#chunk-")) {
+        let data_hrefs = data_hrefs(html);
+        let all = hrefs(html)
+            .into_iter()
+            .chain(data_hrefs.iter().map(String::as_str));
+        for href in all.filter(|h| h.contains("#chunk-") || h.contains("#ident-")) {
             let (file, anchor) = href.split_once('#').expect("an anchor");
             let target = if file.is_empty() {
                 html.clone()
@@ -125,8 +129,8 @@ fn the_built_book_has_every_chapter_caption_link_and_figure() {
         }
         for code in rust_code(html) {
             assert!(
-                !code.contains("// &lt;&lt;"),
-                "{path}: a raw chunk marker is left in the code"
+                !code.contains("&gt;&gt;="),
+                "{path}: a chunk's header is left in its code"
             );
         }
     }
@@ -162,13 +166,62 @@ fn the_built_book_has_every_chapter_caption_link_and_figure() {
         .find(|(p, _)| p == "chunks.md")
         .map(|(_, h)| h)
         .expect("the index");
+    let mut listed = Vec::new();
     for name in web.names() {
         let escaped = literate::weave::escape(name);
-        assert!(
-            index.contains(&format!("⟨{escaped}⟩</a> in ")),
-            "the index lists ⟨{name}⟩"
-        );
+        let entry = format!("⟨{escaped}⟩</a> in ");
+        let at = index.find(&entry);
+        assert!(at.is_some(), "the index lists ⟨{name}⟩");
+        listed.push((at, name.to_lowercase()));
     }
+    listed.sort();
+    let names: Vec<&String> = listed.iter().map(|(_, name)| name).collect();
+    assert!(
+        names.is_sorted(),
+        "the index of chunks is in alphabetical order"
+    );
+
+    let identifiers = pages
+        .iter()
+        .find(|(p, _)| p == "identifiers.md")
+        .map(|(_, h)| h)
+        .expect("the index of identifiers");
+    let entry = identifiers
+        .split("<li id=\"ident-build_bfs_table\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</li>").next())
+        .expect("the index of identifiers lists build_bfs_table");
+    assert!(
+        entry.contains(
+            "function in <a href=\"search.html#chunk-build-the-distance-map-1\"><strong>"
+        ),
+        "{entry}"
+    );
+    assert!(entry.contains("used in"), "{entry}");
+}
+
+/// The hrefs the weaver leaves in the `data-refs` and `data-idents` of the chunks of a page, for
+/// `chunks.js` to make links of.
+fn data_hrefs(html: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for attribute in ["data-refs=\"", "data-idents=\""] {
+        for rest in html.split(attribute).skip(1) {
+            let json = rest
+                .split('"')
+                .next()
+                .unwrap_or_default()
+                .replace("&quot;", "\"");
+            let json = json
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&");
+            let data: serde_json::Value = serde_json::from_str(&json).expect("data is JSON");
+            for target in data.as_object().into_iter().flat_map(|map| map.values()) {
+                found.extend(target["href"].as_str().map(str::to_string));
+            }
+        }
+    }
+    found
 }
 
 /// A copy of the whole crate (its manifest, build script, shells, tools and book) in a temporary

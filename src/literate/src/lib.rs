@@ -12,6 +12,7 @@ mod book;
 pub mod cargo_check;
 mod diagnostic;
 pub mod fmt;
+pub mod identifiers;
 mod line_map;
 #[cfg(feature = "lsp")]
 pub mod lsp;
@@ -29,7 +30,7 @@ pub use diagnostic::{Diagnostic, Place};
 pub use line_map::LineMap;
 pub use markdown::{CodeBlock, CodeLine, fenced_blocks};
 pub use marker::{Marker, marker};
-pub use shells::{check_shells, shell_paths};
+pub use shells::{check_shells, root_roles, shell_paths};
 pub use source::SourceText;
 pub use syntax::{MAX_NESTING, check_syntax, check_syntax_of_all};
 pub use tangle::{MAX_BYTES, MAX_LINES, TangledFile, is_announcement, tangle, write_if_changed};

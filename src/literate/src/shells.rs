@@ -3,6 +3,7 @@
 //! and never compiled, its mistakes unseen; a shell that includes a file no root makes fails with
 //! a message about `OUT_DIR`. Both are reported at places a reader can fix.
 
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -83,4 +84,75 @@ pub(crate) fn includes(shell: &SourceText) -> Vec<(String, Place)> {
             Some((name.to_string(), shell.place(start)))
         })
         .collect()
+}
+
+/// What each tangled file becomes in the crate in `crate_dir`, in words for the woven book's captions:
+/// a module of the library (`src/lib.rs` includes it in `mod NAME`), a program or a benchmark (a
+/// `[[bin]]` or `[[bench]]` of `Cargo.toml` whose shell includes it), or an integration test.
+pub fn root_roles(crate_dir: &Path) -> HashMap<String, String> {
+    let manifest = fs::read_to_string(crate_dir.join("Cargo.toml")).unwrap_or_default();
+    let targets = manifest_targets(&manifest);
+    let mut roles = HashMap::new();
+    for path in shell_paths(crate_dir) {
+        let Ok(text) = fs::read_to_string(&path) else {
+            continue;
+        };
+        let relative = path.strip_prefix(crate_dir).unwrap_or(&path);
+        let relative = relative.to_string_lossy().replace('\\', "/");
+        let shell = SourceText::new(relative.clone(), text);
+        for (file, place) in includes(&shell) {
+            let role = match relative.as_str() {
+                "src/lib.rs" => library_module(&shell, place.line)
+                    .map(|module| format!("the library's module <code>{module}</code>")),
+                _ => targets
+                    .iter()
+                    .find(|(_, _, target_path)| *target_path == relative)
+                    .map(|(kind, name, _)| format!("the {kind} <code>{name}</code>")),
+            };
+            let role = role.or_else(|| {
+                let test = relative.strip_prefix("tests/")?.strip_suffix(".rs")?;
+                Some(format!("the integration test <code>{test}</code>"))
+            });
+            if let Some(role) = role {
+                roles.insert(file, role);
+            }
+        }
+    }
+    roles
+}
+
+/// The name of the module whose `mod NAME {` line stands just above a library shell's 1-based line.
+fn library_module(shell: &SourceText, line: usize) -> Option<String> {
+    let above = shell.line(line.checked_sub(1)?)?;
+    let name = above
+        .trim()
+        .trim_start_matches("pub ")
+        .strip_prefix("mod ")?;
+    Some(name.trim_end_matches('{').trim().to_string())
+}
+
+/// The programs and benchmarks a manifest declares: (kind in words, name, path).
+fn manifest_targets(manifest: &str) -> Vec<(&'static str, String, String)> {
+    let mut targets = Vec::new();
+    let mut current: Option<(&'static str, Option<String>, Option<String>)> = None;
+    let quoted = |line: &str, key: &str| -> Option<String> {
+        let value = line.strip_prefix(key)?.trim_start().strip_prefix('=')?;
+        Some(value.trim().trim_matches('"').to_string())
+    };
+    for line in manifest.lines().map(str::trim).chain(["[end]"]) {
+        if line.starts_with('[') {
+            if let Some((kind, Some(name), Some(path))) = current.take() {
+                targets.push((kind, name, path));
+            }
+            current = match line {
+                "[[bin]]" => Some(("program", None, None)),
+                "[[bench]]" => Some(("benchmark", None, None)),
+                _ => None,
+            };
+        } else if let Some((_, name, path)) = &mut current {
+            *name = name.take().or_else(|| quoted(line, "name"));
+            *path = path.take().or_else(|| quoted(line, "path"));
+        }
+    }
+    targets
 }

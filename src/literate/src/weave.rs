@@ -1,13 +1,17 @@
-//! Weaving: the chapters as mdbook renders them. Every chunk gets a caption with its name and an
-//! anchor, links to its other parts, and a note of where it is used; every reference inside code
-//! becomes a link to the chunk it names; figure directives become pictures; and the index directive
-//! becomes a list of all chunks.
+//! Weaving: the chapters as mdbook renders them. Every chunk part becomes one code block under a
+//! caption with its name, an anchor and links to all its parts, with a note of where it is used below;
+//! the references and the identifiers inside the code are linked (by `book/theme/chunks.js`, after
+//! mdbook's highlighting, from data the weaver puts on each chunk); figure directives become
+//! pictures; and the index directives become the index of chunks and the index of identifiers.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use crate::{Diagnostic, PartKind, SourceText, Web, fenced_blocks, root_file};
+use serde_json::{Map, Value, json};
+
+use crate::identifiers::{Definition, definitions, identifiers};
+use crate::{Diagnostic, PartKind, Place, SourceText, Web, fenced_blocks, root_file, tangle};
 
 /// A chapter as the weaver gets it: its path within the book's source (`world.md`), its title, and its
 /// Markdown.
@@ -26,10 +30,13 @@ pub type Figures<'a> = dyn FnMut(&[&str]) -> Result<String, String> + 'a;
 const FIGURE: &str = "{{#figure";
 /// The line that asks for the index of all chunks.
 const INDEX: &str = "{{#chunk-index}}";
+/// The line that asks for the index of all identifiers.
+const IDENTIFIER_INDEX: &str = "{{#identifier-index}}";
 
 /// What a line of prose standing alone asks the weaver for.
 enum Directive<'t> {
     Index,
+    IdentifierIndex,
     Figure(Vec<&'t str>),
 }
 
@@ -38,6 +45,9 @@ fn directive(line: &str) -> Option<Directive<'_>> {
     let line = line.trim();
     if line == INDEX {
         return Some(Directive::Index);
+    }
+    if line == IDENTIFIER_INDEX {
+        return Some(Directive::IdentifierIndex);
     }
     let words = line.strip_prefix(FIGURE)?.strip_suffix("}}")?;
     Some(Directive::Figure(words.split_whitespace().collect()))
@@ -76,12 +86,17 @@ pub fn figure_requests(chapters: &[Chapter]) -> Vec<Vec<String>> {
     requests
 }
 
+/// What each root file becomes in the crate (`world.rs`: "the library's module `world`"), for the
+/// captions of roots; a root it does not name is captioned by its file.
+pub type Roles = HashMap<String, String>;
+
 /// Weaves every chapter; returns their new Markdown, in the same order, and the problems found. The
 /// weaving goes on past a problem so that all of them are found at once; the book's preprocessor then
 /// refuses a book that has any.
 pub fn weave(
     chapters: &[Chapter],
     display_dir: &str,
+    roles: &Roles,
     figures: &mut Figures,
 ) -> (Vec<String>, Vec<Diagnostic>) {
     let sources = chapters
@@ -89,7 +104,7 @@ pub fn weave(
         .map(|c| SourceText::new(format!("{display_dir}/{}", c.path), c.content.clone()))
         .collect();
     let (web, mut problems) = Web::parse(sources);
-    let weaver = Weaver::new(&web, chapters);
+    let weaver = Weaver::new(&web, chapters, roles);
     let woven = (0..chapters.len())
         .map(|i| weaver.chapter(i, figures, &mut problems))
         .collect();
@@ -99,14 +114,82 @@ pub fn weave(
 struct Weaver<'w> {
     web: &'w Web,
     chapters: &'w [Chapter],
+    roles: &'w Roles,
     /// The anchor of each part, by its index in `web.parts`.
     anchors: Vec<String>,
     /// The parts that use each chunk, by the chunk's name, as indices into `web.parts`.
     users: HashMap<&'w str, Vec<usize>>,
+    identifiers: Identifiers,
+    /// The chapter that holds the index of identifiers, if one does.
+    identifier_index: Option<usize>,
+}
+
+/// The items the book defines, each with the part that defines it, and the parts that use each name.
+#[derive(Default)]
+struct Identifiers {
+    definitions: Vec<(Definition, usize)>,
+    /// Indices into `definitions`, by name.
+    defined: BTreeMap<String, Vec<usize>>,
+    /// The parts whose code uses each defined name, in book order.
+    uses: BTreeMap<String, Vec<usize>>,
+}
+
+impl Identifiers {
+    fn new(web: &Web) -> Identifiers {
+        let Ok(files) = tangle(web) else {
+            return Identifiers::default();
+        };
+        let mut found = Identifiers::default();
+        for definition in definitions(&files) {
+            if let Some(part) = part_at(web, &definition.place) {
+                let index = found.definitions.len();
+                found
+                    .defined
+                    .entry(definition.name.clone())
+                    .or_default()
+                    .push(index);
+                found.definitions.push((definition, part));
+            }
+        }
+        for (i, part) in web.parts.iter().enumerate() {
+            let code = part.body.iter().filter(|line| line.reference.is_none());
+            for line in code {
+                for (name, qualified) in identifiers(&line.text) {
+                    if found.names(name, qualified).is_empty() {
+                        continue;
+                    }
+                    let parts = found.uses.entry(name.to_string()).or_default();
+                    if parts.last() != Some(&i) {
+                        parts.push(i);
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// The definitions a word of code may name: all of its name's, or, for a word after neither `.`
+    /// nor `::`, those that are not methods or associated items.
+    fn names(&self, name: &str, qualified: bool) -> Vec<&(Definition, usize)> {
+        let all = self.defined.get(name).map_or(&[][..], Vec::as_slice);
+        all.iter()
+            .map(|&d| &self.definitions[d])
+            .filter(|(definition, _)| qualified || !definition.is_qualified())
+            .collect()
+    }
+}
+
+/// The part whose code holds a place of a chapter.
+fn part_at(web: &Web, place: &Place) -> Option<usize> {
+    web.parts.iter().position(|part| {
+        part.header.file == place.file
+            && part.header.line < place.line
+            && place.line <= part.header.line + part.body.len()
+    })
 }
 
 impl<'w> Weaver<'w> {
-    fn new(web: &'w Web, chapters: &'w [Chapter]) -> Weaver<'w> {
+    fn new(web: &'w Web, chapters: &'w [Chapter], roles: &'w Roles) -> Weaver<'w> {
         let mut slugs: HashMap<String, usize> = HashMap::new();
         let mut slug_of: HashMap<&str, String> = HashMap::new();
         for name in web.names() {
@@ -141,11 +224,20 @@ impl<'w> Weaver<'w> {
                 }
             }
         }
+        let identifier_index = chapters.iter().position(|chapter| {
+            chapter
+                .content
+                .lines()
+                .any(|line| line.trim() == IDENTIFIER_INDEX)
+        });
         Weaver {
             web,
             chapters,
+            roles,
             anchors,
             users,
+            identifiers: Identifiers::new(web),
+            identifier_index,
         }
     }
 
@@ -206,6 +298,9 @@ impl<'w> Weaver<'w> {
             at = start + line.len();
             match directive(line) {
                 Some(Directive::Index) => out.push_str(&self.index(chapter)),
+                Some(Directive::IdentifierIndex) => {
+                    out.push_str(&self.identifier_index(chapter));
+                }
                 Some(Directive::Figure(words)) => match figures(&words) {
                     Ok(html) => {
                         out.push_str(&html);
@@ -226,41 +321,109 @@ impl<'w> Weaver<'w> {
         out
     }
 
-    /// A chunk part as HTML and Markdown: its caption, its code split at each reference (which becomes
-    /// a link), and where the chunk is used.
+    /// A chunk part as HTML and Markdown: its caption, its code as one block (references as they are
+    /// written), and where the chunk is used. The chunk's element carries what `chunks.js` needs to
+    /// link the references and identifiers in the highlighted code.
     fn woven_part(&self, chapter: usize, i: usize) -> String {
         let part = &self.web.parts[i];
-        let mut out = format!("<div class=\"chunk\" id=\"{}\">\n", self.anchors[i]);
+        let mut out = format!(
+            "<div class=\"chunk\" id=\"{}\" data-refs=\"{}\" data-idents=\"{}\">\n",
+            self.anchors[i],
+            escape(&self.references_data(chapter, i).to_string()),
+            escape(&self.identifiers_data(chapter, i).to_string()),
+        );
         out.push_str(&self.caption(chapter, i));
-        let mut code: Vec<&str> = Vec::new();
-        for line in &part.body {
-            match &line.reference {
-                None => code.push(&line.text),
-                Some(reference) => {
-                    out.push_str(&code_block(&code));
-                    code.clear();
-                    let target = self
-                        .web
-                        .part_indices(&reference.name)
-                        .first()
-                        .map(|&t| self.href(chapter, t));
-                    let name = format!("⟨{}⟩", escape(&reference.name));
-                    let link = match target {
-                        Some(href) => format!("<a href=\"{href}\">{name}</a>"),
-                        None => format!("<span class=\"chunk-undefined\">{name}</span>"),
-                    };
-                    let _ = writeln!(
-                        out,
-                        "<div class=\"chunk-use hljs\">{}{link}</div>\n",
-                        escape(&reference.indent)
-                    );
-                }
-            }
-        }
+        let code: Vec<&str> = part.body.iter().map(|line| line.text.as_str()).collect();
         out.push_str(&code_block(&code));
         out.push_str(&self.footer(chapter, i));
         out.push_str("</div>\n");
         out
+    }
+
+    /// Where each reference in part `i` leads: `{name: {href, where}}`, `where` being the target's
+    /// chapter when it is not this one.
+    fn references_data(&self, chapter: usize, i: usize) -> Value {
+        let mut data = Map::new();
+        for line in &self.web.parts[i].body {
+            let Some(reference) = &line.reference else {
+                continue;
+            };
+            let Some(&target) = self.web.part_indices(&reference.name).first() else {
+                continue;
+            };
+            let target_chapter = self.web.parts[target].chapter;
+            let place = if target_chapter == chapter {
+                String::new()
+            } else {
+                self.chapters[target_chapter].title.clone()
+            };
+            data.insert(
+                reference.name.clone(),
+                json!({"href": self.href(chapter, target), "where": place}),
+            );
+        }
+        Value::Object(data)
+    }
+
+    /// Where each identifier that part `i` uses leads: `{name: {href, title, qualified}}`; a name
+    /// with `qualified` is linked only after `.` or `::`.
+    fn identifiers_data(&self, chapter: usize, i: usize) -> Value {
+        let mut data = Map::new();
+        let code = self.web.parts[i]
+            .body
+            .iter()
+            .filter(|l| l.reference.is_none());
+        for line in code {
+            for (name, _) in identifiers(&line.text) {
+                let all = self.identifiers.names(name, true);
+                if all.is_empty() || data.contains_key(name) {
+                    continue;
+                }
+                let qualified = self.identifiers.names(name, false).is_empty();
+                let entry = json!({
+                    "href": self.identifier_href(chapter, name),
+                    "title": self.identifier_title(name),
+                    "qualified": qualified,
+                });
+                data.insert(name.to_string(), entry);
+            }
+        }
+        Value::Object(data)
+    }
+
+    /// Where a link to a defined name goes: its one definition, or its entry in the index of
+    /// identifiers when there are several.
+    fn identifier_href(&self, from: usize, name: &str) -> String {
+        let definitions = self.identifiers.names(name, true);
+        match (definitions.as_slice(), self.identifier_index) {
+            ([(_, part)], _) | ([(_, part), ..], None) => self.href(from, *part),
+            (_, Some(index)) => format!(
+                "{}#{}",
+                relative_html(&self.chapters[from].path, &self.chapters[index].path),
+                identifier_anchor(name)
+            ),
+            ([], _) => String::new(),
+        }
+    }
+
+    /// What hovering a defined name says: what it is and where it is defined.
+    fn identifier_title(&self, name: &str) -> String {
+        let lines: Vec<String> = self
+            .identifiers
+            .names(name, true)
+            .iter()
+            .map(|(definition, part)| {
+                let part = &self.web.parts[*part];
+                format!(
+                    "{} {}: ⟨{}⟩ in {}",
+                    definition.kind,
+                    definition.path(),
+                    part.name,
+                    self.chapters[part.chapter].title
+                )
+            })
+            .collect();
+        lines.join("\n")
     }
 
     fn caption(&self, chapter: usize, i: usize) -> String {
@@ -271,33 +434,48 @@ impl<'w> Weaver<'w> {
             "+≡"
         };
         let parts = self.web.part_indices(&part.name);
-        let position = parts.iter().position(|&p| p == i).unwrap_or(0);
-        let mut nav = Vec::new();
-        if let Some(&previous) = position.checked_sub(1).and_then(|p| parts.get(p)) {
-            nav.push(format!("<a class=\"chunk-previous\" href=\"{}\" title=\"the previous part\">◂ previous</a>", self.href(chapter, previous)));
-        }
-        if let Some(&next) = parts.get(position + 1) {
-            nav.push(format!(
-                "<a class=\"chunk-next\" href=\"{}\" title=\"the next part\">next ▸</a>",
-                self.href(chapter, next)
-            ));
-        }
-        if parts.len() > 1 {
-            nav.insert(0, format!("part {} of {}", position + 1, parts.len()));
-        }
+        let nav = if parts.len() > 1 {
+            let links: Vec<String> = parts
+                .iter()
+                .enumerate()
+                .map(|(n, &p)| self.part_link(chapter, i, p, n + 1))
+                .collect();
+            format!("parts {}", links.join(" "))
+        } else {
+            String::new()
+        };
         let file = root_file(&part.name)
             .map(|f| {
-                format!(
-                    " <span class=\"chunk-file\">the file <code>{}</code></span>",
-                    escape(f)
-                )
+                let role = self
+                    .roles
+                    .get(f)
+                    .cloned()
+                    .unwrap_or_else(|| format!("the file <code>{}</code>", escape(f)));
+                format!(" <span class=\"chunk-file\">{role}</span>")
             })
             .unwrap_or_default();
         format!(
-            "<div class=\"chunk-caption\"><a class=\"chunk-name\" href=\"#{}\">⟨{}⟩</a>&nbsp;<span class=\"chunk-sign\">{sign}</span>{file}<span class=\"chunk-nav\">{}</span></div>\n\n",
+            "<div class=\"chunk-caption\"><a class=\"chunk-name\" href=\"#{}\">⟨{}⟩</a>&nbsp;<span class=\"chunk-sign\">{sign}</span>{file}<span class=\"chunk-nav\">{nav}</span></div>\n\n",
             self.anchors[i],
             escape(&part.name),
-            nav.join(" · ")
+        )
+    }
+
+    /// The link to part number `n` of a chunk (`p` in `web.parts`) in the caption of part `i`: plain
+    /// and marked for `i` itself; titled with its chapter when that is another one.
+    fn part_link(&self, chapter: usize, i: usize, p: usize, n: usize) -> String {
+        if p == i {
+            return format!("<span class=\"chunk-part-current\" title=\"this part\">{n}</span>");
+        }
+        let target = self.web.parts[p].chapter;
+        let title = if target == chapter {
+            format!("part {n}, in this chapter")
+        } else {
+            format!("part {n}, in {}", escape(&self.chapters[target].title))
+        };
+        format!(
+            "<a class=\"chunk-part\" href=\"{}\" title=\"{title}\">{n}</a>",
+            self.href(chapter, p)
         )
     }
 
@@ -325,10 +503,13 @@ impl<'w> Weaver<'w> {
         }
     }
 
-    /// Every chunk in book order, with links to all its parts and to the parts that use it.
+    /// Every chunk in alphabetical order, with its chapter, links to all its parts and to the parts
+    /// that use it.
     fn index(&self, chapter: usize) -> String {
+        let mut names: Vec<&String> = self.web.names().iter().collect();
+        names.sort_by_key(|name| (name.to_lowercase(), name.as_str()));
         let mut out = String::from("<ul class=\"chunk-index\">\n");
-        for name in self.web.names() {
+        for name in names {
             let parts = self.web.part_indices(name);
             let Some(&first) = parts.first() else {
                 continue;
@@ -356,6 +537,101 @@ impl<'w> Weaver<'w> {
         out.push_str("</ul>\n");
         out
     }
+
+    /// Every defined name in alphabetical order, under its initial: where it is defined (marked),
+    /// then the chunks that use it (each once, at the first of its parts that does).
+    fn identifier_index(&self, chapter: usize) -> String {
+        let mut names: Vec<&String> = self.identifiers.defined.keys().collect();
+        names.sort_by_key(|name| (name.to_lowercase(), name.as_str()));
+        let mut out = String::from("<div class=\"identifier-index\">\n");
+        let mut initial = None;
+        for name in names {
+            let first = name.chars().next().map(|c| c.to_ascii_uppercase());
+            if first != initial {
+                if initial.is_some() {
+                    out.push_str("</ul>\n");
+                }
+                initial = first;
+                let letter = first.unwrap_or('_');
+                let _ = write!(
+                    out,
+                    "<p class=\"identifier-initial\" id=\"identifiers-{letter}\">{letter}</p>\n<ul>\n"
+                );
+            }
+            out.push_str(&self.identifier_entry(chapter, name));
+        }
+        if initial.is_some() {
+            out.push_str("</ul>\n");
+        }
+        out.push_str("</div>\n");
+        out
+    }
+
+    fn identifier_entry(&self, chapter: usize, name: &str) -> String {
+        let defining: BTreeSet<usize> = self
+            .identifiers
+            .names(name, true)
+            .iter()
+            .map(|(_, part)| *part)
+            .collect();
+        let definitions: Vec<String> = self
+            .identifiers
+            .names(name, true)
+            .iter()
+            .map(|(definition, part)| {
+                let path = definition.path();
+                let path = if path == name {
+                    String::new()
+                } else {
+                    format!(" <code>{}</code>", escape(&path))
+                };
+                format!(
+                    "<span class=\"identifier-definition\">{}{path} in <a href=\"{}\"><strong>⟨{}⟩</strong></a></span>",
+                    definition.kind,
+                    self.href(chapter, *part),
+                    escape(&self.web.parts[*part].name)
+                )
+            })
+            .collect();
+        let mut chunks_using: Vec<&str> = Vec::new();
+        let uses: Vec<String> = self
+            .identifiers
+            .uses
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter(|part| !defining.contains(part))
+            .filter(|&&part| {
+                let chunk = self.web.parts[part].name.as_str();
+                let first = !chunks_using.contains(&chunk);
+                chunks_using.push(chunk);
+                first
+            })
+            .map(|&part| {
+                format!(
+                    "<a href=\"{}\">⟨{}⟩</a>",
+                    self.href(chapter, part),
+                    escape(&self.web.parts[part].name)
+                )
+            })
+            .collect();
+        let used = if uses.is_empty() {
+            String::new()
+        } else {
+            format!("; used in {}", uses.join(", "))
+        };
+        format!(
+            "<li id=\"{}\"><code>{}</code>: {}{used}</li>\n",
+            identifier_anchor(name),
+            escape(name),
+            definitions.join("; ")
+        )
+    }
+}
+
+/// The anchor of a name's entry in the index of identifiers.
+fn identifier_anchor(name: &str) -> String {
+    format!("ident-{name}")
 }
 
 /// A run of code lines as a fenced block that mdbook highlights as Rust, with no play button and not run
@@ -444,11 +720,11 @@ mod tests {
             "b.md",
             "```rust\n// <<the body>>=\nlet x = 1;\n```\n\n```rust\n// <<the body>>+=\nlet y = 2;\n```\n",
         );
-        let (woven, problems) = weave(&[a, b], "book/src", &mut no_figures);
+        let (woven, problems) = weave(&[a, b], "book/src", &Roles::new(), &mut no_figures);
         assert!(problems.is_empty(), "{problems:?}");
         assert_contains(
             &woven[0],
-            "<div class=\"chunk\" id=\"chunk-file-lib-rs-1\">",
+            "<div class=\"chunk\" id=\"chunk-file-lib-rs-1\" data-refs=\"{&quot;the body&quot;:{&quot;href&quot;:&quot;b.html#chunk-the-body-1&quot;,&quot;where&quot;:&quot;b.md&quot;}}\"",
         );
         assert_contains(
             &woven[0],
@@ -456,12 +732,11 @@ mod tests {
         );
         assert_contains(
             &woven[0],
-            "<div class=\"chunk-use hljs\">    <a href=\"b.html#chunk-the-body-1\">⟨the body⟩</a></div>",
+            "```rust,ignore,noplayground\nfn f() {\n    // <<the body>>\n}\n```",
         );
-        assert_contains(&woven[0], "```rust,ignore,noplayground\nfn f() {\n```");
         assert_contains(
             &woven[1],
-            "part 1 of 2 · <a class=\"chunk-next\" href=\"#chunk-the-body-2\"",
+            "parts <span class=\"chunk-part-current\" title=\"this part\">1</span> <a class=\"chunk-part\" href=\"#chunk-the-body-2\" title=\"part 2, in this chapter\">2</a>",
         );
         assert_contains(&woven[1], "<span class=\"chunk-sign\">+≡</span>");
         assert_contains(
@@ -469,9 +744,38 @@ mod tests {
             "Used in <a href=\"a.html#chunk-file-lib-rs-1\">⟨file:lib.rs⟩</a>.",
         );
         assert!(
-            !woven.iter().any(|w| w.contains("// <<")),
-            "no raw marker is left"
+            !woven.iter().any(|w| w.contains(">>=")),
+            "no header marker is left"
         );
+    }
+
+    #[test]
+    fn identifiers_link_to_their_definition_and_are_indexed() {
+        let a = chapter(
+            "a.md",
+            "```rust\n// <<file:lib.rs>>=\npub struct Grid;\nimpl Grid {\n    pub fn new() -> Grid { Grid }\n}\n// <<uses>>\n```\n",
+        );
+        let b = chapter(
+            "b.md",
+            "```rust\n// <<uses>>=\nfn make() -> Grid { Grid::new() }\nfn new() {}\n```\n",
+        );
+        let index = chapter("index.md", "# Identifiers\n\n{{#identifier-index}}\n");
+        let (woven, problems) = weave(&[a, b, index], "book/src", &Roles::new(), &mut no_figures);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_contains(
+            &woven[1],
+            "&quot;Grid&quot;:{&quot;href&quot;:&quot;a.html#chunk-file-lib-rs-1&quot;,&quot;qualified&quot;:false,&quot;title&quot;:&quot;struct Grid: ⟨file:lib.rs⟩ in a.md&quot;}",
+        );
+        assert_contains(
+            &woven[1],
+            "&quot;new&quot;:{&quot;href&quot;:&quot;index.html#ident-new&quot;,&quot;qualified&quot;:false",
+        );
+        assert_contains(
+            &woven[2],
+            "<li id=\"ident-Grid\"><code>Grid</code>: <span class=\"identifier-definition\">struct in <a href=\"a.html#chunk-file-lib-rs-1\"><strong>⟨file:lib.rs⟩</strong></a></span>; used in <a href=\"b.html#chunk-uses-1\">⟨uses⟩</a></li>",
+        );
+        assert_contains(&woven[2], "method <code>Grid::new</code>");
+        assert_contains(&woven[2], "function in <a href=\"b.html#chunk-uses-1\">");
     }
 
     #[test]
@@ -481,7 +785,7 @@ mod tests {
             "Text with `{{#figure inline}}` stays.\n\n{{#figure cat 7}}\n\n```text\n{{#figure shown}}\n```\n",
         );
         let mut asked = Vec::new();
-        let (woven, problems) = weave(&[a], "book/src", &mut |words: &[&str]| {
+        let (woven, problems) = weave(&[a], "book/src", &Roles::new(), &mut |words: &[&str]| {
             asked.push(words.join(" "));
             Ok("<figure>made</figure>".to_string())
         });
@@ -494,7 +798,7 @@ mod tests {
     #[test]
     fn an_unknown_figure_is_reported_where_it_is_asked_for() {
         let a = chapter("a.md", "One.\n\n{{#figure nonsense}}\n");
-        let (_, problems) = weave(&[a], "book/src", &mut no_figures);
+        let (_, problems) = weave(&[a], "book/src", &Roles::new(), &mut no_figures);
         let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
         assert_eq!(
             problems,
@@ -509,7 +813,7 @@ mod tests {
             "```rust\n// <<file:lib.rs>>=\n// <<x>>\n```\n\n```rust\n// <<x>>=\n```\n\n```rust\n// <<x>>+=\n```\n",
         );
         let index = chapter("index.md", "# Index\n\n{{#chunk-index}}\n");
-        let (woven, _) = weave(&[a, index], "book/src", &mut no_figures);
+        let (woven, _) = weave(&[a, index], "book/src", &Roles::new(), &mut no_figures);
         assert_contains(
             &woven[1],
             "<li><a href=\"a.html#chunk-x-1\">⟨x⟩</a> in a.md; parts <a href=\"a.html#chunk-x-1\">1</a> <a href=\"a.html#chunk-x-2\">2</a>; used in <a href=\"a.html#chunk-file-lib-rs-1\">⟨file:lib.rs⟩</a></li>",

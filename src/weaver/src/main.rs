@@ -111,7 +111,8 @@ fn weave_book(crate_dir: &Path, book: &mut Value) -> Result<(), usize> {
             .cloned()
             .unwrap_or_else(|| Err("the figures program did not draw it".to_string()))
     };
-    let (woven, problems) = weave(&chapters, "book/src", &mut figures);
+    let roles = literate::root_roles(crate_dir);
+    let (woven, problems) = weave(&chapters, "book/src", &roles, &mut figures);
     if !problems.is_empty() {
         for problem in &problems {
             eprintln!("error: {problem}");

@@ -1,0 +1,115 @@
+// Links the code of every chunk once mdbook has highlighted it: each `// <<name>>` reference line
+// becomes a link to the chunk it names (marked with the chunk's chapter when that is another one),
+// and each identifier the book defines becomes a link to its definition, with a title that says
+// where that is. The weaver puts what is needed on each chunk's element (data-refs, data-idents);
+// the code's text is left as written, so that the copy button copies the chunk as it is written.
+(function () {
+    "use strict";
+
+    const REFERENCE = /^(\s*)(\/\/\s*<<\s*(.+?)\s*>>)\s*$/;
+    const WORD = /[A-Za-z_][A-Za-z0-9_]*/g;
+
+    function parse(json) {
+        try {
+            return JSON.parse(json || "{}");
+        } catch (e) {
+            return {};
+        }
+    }
+
+    function link(text, href, title, className) {
+        const a = document.createElement("a");
+        a.className = className;
+        a.href = href;
+        a.title = title;
+        a.textContent = text;
+        return a;
+    }
+
+    // The text nodes of an element, in order.
+    function textNodes(element) {
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        const nodes = [];
+        while (walker.nextNode()) {
+            nodes.push(walker.currentNode);
+        }
+        return nodes;
+    }
+
+    function inCommentOrString(node) {
+        const parent = node.parentElement;
+        return parent && parent.closest(".hljs-comment, .hljs-string, .hljs-doctag, .hljs-quote");
+    }
+
+    // A reference line is one comment; its text node gets replaced by a link to the chunk.
+    function linkReference(node, refs) {
+        const match = node.nodeValue.match(REFERENCE);
+        if (!match) {
+            return false;
+        }
+        const name = match[3].replace(/\s+/g, " ");
+        const target = refs[name];
+        if (!target) {
+            return false;
+        }
+        const title = "⟨" + name + "⟩" + (target.where ? " in " + target.where : "");
+        const a = link(match[2], target.href, title, "chunk-ref");
+        if (target.where) {
+            a.dataset.where = target.where;
+        }
+        const fragment = document.createDocumentFragment();
+        fragment.append(match[1], a);
+        node.replaceWith(fragment);
+        return true;
+    }
+
+    // Links the defined identifiers of a text node; `before` is the code's text before the node,
+    // to tell a method after `.` or `::` from a bare word.
+    function linkIdentifiers(node, before, idents) {
+        const text = node.nodeValue;
+        const fragment = document.createDocumentFragment();
+        let at = 0;
+        let linked = false;
+        for (const match of text.matchAll(WORD)) {
+            if (!Object.prototype.hasOwnProperty.call(idents, match[0])) {
+                continue;
+            }
+            const target = idents[match[0]];
+            const after = text.slice(match.index + match[0].length);
+            if (after.startsWith("::") && /^[a-z]/.test(match[0])) {
+                continue; // a module of a path, not an item
+            }
+            const preceding = (before + text.slice(0, match.index)).trimEnd();
+            if (target.qualified && !preceding.endsWith(".") && !preceding.endsWith("::")) {
+                continue;
+            }
+            fragment.append(text.slice(at, match.index));
+            fragment.append(link(match[0], target.href, target.title, "chunk-ident"));
+            at = match.index + match[0].length;
+            linked = true;
+        }
+        if (linked) {
+            fragment.append(text.slice(at));
+            node.replaceWith(fragment);
+        }
+    }
+
+    function linkChunk(chunk) {
+        const code = chunk.querySelector("pre > code");
+        if (!code) {
+            return;
+        }
+        const refs = parse(chunk.dataset.refs);
+        const idents = parse(chunk.dataset.idents);
+        let before = "";
+        for (const node of textNodes(code)) {
+            const text = node.nodeValue;
+            if (!linkReference(node, refs) && !inCommentOrString(node)) {
+                linkIdentifiers(node, before, idents);
+            }
+            before += text;
+        }
+    }
+
+    document.querySelectorAll(".chunk").forEach(linkChunk);
+})();
