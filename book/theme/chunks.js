@@ -1,4 +1,5 @@
-// Links the code of every chunk once mdbook has highlighted it: each `// <<name>>` reference line
+// Finishes every chunk once mdbook has highlighted it: the caption's links to the chunk's parts,
+// and links in the code. Each `// <<name>>` reference line
 // becomes a link to the chunk it names (marked with the chunk's chapter when that is another one),
 // and each identifier the book defines becomes a link to its definition, with a title that says
 // where that is. The weaver puts what is needed on each chunk's element (data-refs, data-idents);
@@ -11,7 +12,7 @@
 
     function parse(json) {
         try {
-            return JSON.parse(json || "{}");
+            return JSON.parse(json || "null") || {};
         } catch (e) {
             return {};
         }
@@ -94,7 +95,45 @@
         }
     }
 
+    // The caption's heading keeps mdbook's link to itself as the chunk's name, inside a span, so
+    // that the sidebar's outline of the page, which takes headings that start with a link, leaves
+    // the chunks out.
+    function nameHeading(chunk) {
+        const heading = chunk.querySelector(".chunk-heading");
+        const link = heading && heading.querySelector("a.header");
+        if (!link) {
+            return;
+        }
+        link.classList.add("chunk-name");
+        const span = document.createElement("span");
+        heading.replaceChildren(span);
+        span.append(link);
+    }
+
+    // The links to every part of a chunk, from the caption's data-parts; the part shown is marked.
+    function partLinks(chunk) {
+        const nav = chunk.querySelector(".chunk-nav[data-parts]");
+        if (!nav) {
+            return;
+        }
+        nav.append("parts");
+        for (const part of parse(nav.dataset.parts)) {
+            nav.append(" ");
+            if (part.current) {
+                const span = document.createElement("span");
+                span.className = "chunk-part-current";
+                span.title = part.title;
+                span.textContent = String(part.n);
+                nav.append(span);
+            } else {
+                nav.append(link(String(part.n), part.href, part.title, "chunk-part"));
+            }
+        }
+    }
+
     function linkChunk(chunk) {
+        nameHeading(chunk);
+        partLinks(chunk);
         const code = chunk.querySelector("pre > code");
         if (!code) {
             return;

@@ -141,14 +141,23 @@ fn problems(tab: &Tab) -> Vec<String> {
     serde_json::from_str(value.as_str().unwrap_or("[]")).unwrap_or_default()
 }
 
-/// Whether the element the page's address points at (`#id`) is on screen.
+/// Whether the element the page's address points at (`#id`) is on screen, waiting a little for the
+/// browser to scroll there.
 fn target_is_visible(tab: &Tab) -> bool {
     let check =
         "(() => { const e = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-        if (!e) { return false; }
+        if (!e) { return 'no element ' + location.hash; }
         const r = e.getBoundingClientRect();
-        return r.height > 0 && r.bottom > 0 && r.top < innerHeight; })()";
-    eval(tab, check) == Value::Bool(true)
+        return r.height > 0 && r.bottom > 0 && r.top < innerHeight ? true
+            : 'at ' + r.top + '..' + r.bottom + ' of ' + innerHeight; })()";
+    for _ in 0..20 {
+        if eval(tab, check) == Value::Bool(true) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    eprintln!("{}: {}", tab.get_url(), eval(tab, check));
+    false
 }
 
 /// The pages of the book, from SUMMARY.md, as `.html` paths.
@@ -255,7 +264,7 @@ fn the_copy_button_copies_the_whole_chunk_as_written() {
     let browser = browser();
     let tab = open(&browser, "input.html");
     let button = tab
-        .find_element("#chunk-file-input-rs-1 .clip-button")
+        .find_element(".chunk:has(#chunk-file-input-rs-1) .clip-button")
         .expect("the chunk has a copy button");
     button.click().expect("a click");
     std::thread::sleep(Duration::from_millis(300));
@@ -358,4 +367,46 @@ fn on_paper_a_caption_stays_with_its_code_and_references_name_their_chapter() {
     );
     let pdf = tab.print_to_pdf(None).expect("a PDF");
     fs::write(screenshots().join("input.pdf"), pdf).unwrap();
+}
+
+#[test]
+#[ignore = "needs mdbook and chromium: bash .ci/run installs them"]
+fn searching_for_a_chunks_name_lands_on_the_chunk() {
+    let browser = browser();
+    let tab = open(&browser, "world.html");
+    tab.find_element("#mdbook-search-toggle")
+        .expect("a search button")
+        .click()
+        .unwrap();
+    tab.wait_until_visible("#mdbook-searchbar")
+        .expect("the search bar opens")
+        .click()
+        .unwrap();
+    tab.type_str("key presses").unwrap();
+    let result = tab
+        .wait_for_element("#mdbook-searchresults a[href*='#chunk-key-presses-1']")
+        .expect("a result for the chunk ⟨key presses⟩");
+    let teaser = eval(
+        &tab,
+        "document.querySelector(\"#mdbook-searchresults a[href*='#chunk-key-presses-1']\").closest('li').innerText",
+    );
+    let teaser = teaser.as_str().unwrap_or_default();
+    assert!(teaser.contains("⟨key presses⟩"), "{teaser}");
+    for noise in ["parts 1", "next ▸", "◂ previous", "OUT_DIR"] {
+        assert!(
+            !teaser.contains(noise),
+            "the snippet says {noise:?}: {teaser}"
+        );
+    }
+    result.click().unwrap();
+    tab.wait_until_navigated().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(tab.get_url().contains("input.html"), "{}", tab.get_url());
+    assert!(
+        tab.get_url().ends_with("#chunk-key-presses-1"),
+        "{}",
+        tab.get_url()
+    );
+    assert!(target_is_visible(&tab), "the chunk is on screen");
+    assert_eq!(problems(&tab), Vec::<String>::new());
 }

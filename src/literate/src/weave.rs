@@ -327,8 +327,7 @@ impl<'w> Weaver<'w> {
     fn woven_part(&self, chapter: usize, i: usize) -> String {
         let part = &self.web.parts[i];
         let mut out = format!(
-            "<div class=\"chunk\" id=\"{}\" data-refs=\"{}\" data-idents=\"{}\">\n",
-            self.anchors[i],
+            "<div class=\"chunk\" data-refs=\"{}\" data-idents=\"{}\">\n",
             escape(&self.references_data(chapter, i).to_string()),
             escape(&self.identifiers_data(chapter, i).to_string()),
         );
@@ -426,6 +425,10 @@ impl<'w> Weaver<'w> {
         lines.join("\n")
     }
 
+    /// A part's caption: its name as a Markdown heading (so that the book's search finds the chunk
+    /// by its name and lands on it), the sign of a definition or continuation, what a root becomes,
+    /// and where the chunk's parts are (drawn by `chunks.js` from `data-parts`, so that the search's
+    /// snippets are not full of part numbers).
     fn caption(&self, chapter: usize, i: usize) -> String {
         let part = &self.web.parts[i];
         let sign = if part.kind == PartKind::Define {
@@ -435,12 +438,15 @@ impl<'w> Weaver<'w> {
         };
         let parts = self.web.part_indices(&part.name);
         let nav = if parts.len() > 1 {
-            let links: Vec<String> = parts
+            let links: Vec<Value> = parts
                 .iter()
                 .enumerate()
-                .map(|(n, &p)| self.part_link(chapter, i, p, n + 1))
+                .map(|(n, &p)| self.part_data(chapter, i, p, n + 1))
                 .collect();
-            format!("parts {}", links.join(" "))
+            format!(
+                "<span class=\"chunk-nav\" data-parts=\"{}\"></span>",
+                escape(&Value::Array(links).to_string())
+            )
         } else {
             String::new()
         };
@@ -455,28 +461,24 @@ impl<'w> Weaver<'w> {
             })
             .unwrap_or_default();
         format!(
-            "<div class=\"chunk-caption\"><a class=\"chunk-name\" href=\"#{}\">⟨{}⟩</a>&nbsp;<span class=\"chunk-sign\">{sign}</span>{file}<span class=\"chunk-nav\">{nav}</span></div>\n\n",
+            "<div class=\"chunk-caption\">\n\n###### ⟨{}⟩ {{#{} .chunk-heading}}\n\n<div class=\"chunk-caption-rest\"><span class=\"chunk-sign\">{sign}</span>{file}{nav}</div>\n</div>\n\n",
+            markdown_text(&part.name),
             self.anchors[i],
-            escape(&part.name),
         )
     }
 
-    /// The link to part number `n` of a chunk (`p` in `web.parts`) in the caption of part `i`: plain
-    /// and marked for `i` itself; titled with its chapter when that is another one.
-    fn part_link(&self, chapter: usize, i: usize, p: usize, n: usize) -> String {
-        if p == i {
-            return format!("<span class=\"chunk-part-current\" title=\"this part\">{n}</span>");
-        }
+    /// Part number `n` of a chunk (`p` in `web.parts`) as the caption of part `i` links it: where it
+    /// is, what hovering it says, and whether it is `i` itself.
+    fn part_data(&self, chapter: usize, i: usize, p: usize, n: usize) -> Value {
         let target = self.web.parts[p].chapter;
-        let title = if target == chapter {
+        let title = if p == i {
+            "this part".to_string()
+        } else if target == chapter {
             format!("part {n}, in this chapter")
         } else {
-            format!("part {n}, in {}", escape(&self.chapters[target].title))
+            format!("part {n}, in {}", self.chapters[target].title)
         };
-        format!(
-            "<a class=\"chunk-part\" href=\"{}\" title=\"{title}\">{n}</a>",
-            self.href(chapter, p)
-        )
+        json!({"n": n, "href": self.href(chapter, p), "title": title, "current": p == i})
     }
 
     /// Links to the parts that use the chunk `name`, or `None` if nothing uses it.
@@ -654,6 +656,18 @@ fn code_block(lines: &[&str]) -> String {
     )
 }
 
+/// Text that Markdown shows as it is: every ASCII punctuation character escaped with a backslash.
+fn markdown_text(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_punctuation() {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A name as part of an HTML id: lower-case letters and digits, other runs as one dash.
 fn slug(name: &str) -> String {
     let mut slug = String::new();
@@ -724,11 +738,11 @@ mod tests {
         assert!(problems.is_empty(), "{problems:?}");
         assert_contains(
             &woven[0],
-            "<div class=\"chunk\" id=\"chunk-file-lib-rs-1\" data-refs=\"{&quot;the body&quot;:{&quot;href&quot;:&quot;b.html#chunk-the-body-1&quot;,&quot;where&quot;:&quot;b.md&quot;}}\"",
+            "<div class=\"chunk\" data-refs=\"{&quot;the body&quot;:{&quot;href&quot;:&quot;b.html#chunk-the-body-1&quot;,&quot;where&quot;:&quot;b.md&quot;}}\"",
         );
         assert_contains(
             &woven[0],
-            "⟨file:lib.rs⟩</a>&nbsp;<span class=\"chunk-sign\">≡</span>",
+            "###### ⟨file\\:lib\\.rs⟩ {#chunk-file-lib-rs-1 .chunk-heading}\n\n<div class=\"chunk-caption-rest\"><span class=\"chunk-sign\">≡</span>",
         );
         assert_contains(
             &woven[0],
@@ -736,7 +750,7 @@ mod tests {
         );
         assert_contains(
             &woven[1],
-            "parts <span class=\"chunk-part-current\" title=\"this part\">1</span> <a class=\"chunk-part\" href=\"#chunk-the-body-2\" title=\"part 2, in this chapter\">2</a>",
+            "data-parts=\"[{&quot;current&quot;:true,&quot;href&quot;:&quot;#chunk-the-body-1&quot;,&quot;n&quot;:1,&quot;title&quot;:&quot;this part&quot;},{&quot;current&quot;:false,&quot;href&quot;:&quot;#chunk-the-body-2&quot;,&quot;n&quot;:2,&quot;title&quot;:&quot;part 2, in this chapter&quot;}]\"",
         );
         assert_contains(&woven[1], "<span class=\"chunk-sign\">+≡</span>");
         assert_contains(
