@@ -53,7 +53,7 @@
         if (!target) {
             return false;
         }
-        const title = "⟨" + name + "⟩" + (target.where ? " in " + target.where : "");
+        const title = "⟨" + name + "⟩ in " + (target.where || target.chapter + ", this chapter");
         const a = link(match[2], target.href, title, "chunk-ref");
         if (target.where) {
             a.dataset.where = target.where;

@@ -225,6 +225,11 @@ fn an_identifier_and_a_reference_land_on_what_they_name() {
     let reference = tab
         .find_element("a.chunk-ref[data-where='Tests']")
         .expect("a reference to a chunk of Tests");
+    let title = reference
+        .get_attribute_value("title")
+        .unwrap()
+        .unwrap_or_default();
+    assert!(title.ends_with("⟩ in Tests"), "{title}");
     let text = reference.get_inner_text().unwrap();
     assert!(text.starts_with("// <<") && text.ends_with(">>"), "{text}");
     let after = eval(

@@ -339,8 +339,8 @@ impl<'w> Weaver<'w> {
         out
     }
 
-    /// Where each reference in part `i` leads: `{name: {href, where}}`, `where` being the target's
-    /// chapter when it is not this one.
+    /// Where each reference in part `i` leads: `{name: {href, where, chapter}}`, `chapter` being
+    /// the target's chapter and `where` the same when it is not this one (and empty when it is).
     fn references_data(&self, chapter: usize, i: usize) -> Value {
         let mut data = Map::new();
         for line in &self.web.parts[i].body {
@@ -356,10 +356,12 @@ impl<'w> Weaver<'w> {
             } else {
                 self.chapters[target_chapter].title.clone()
             };
-            data.insert(
-                reference.name.clone(),
-                json!({"href": self.href(chapter, target), "where": place}),
-            );
+            let entry = json!({
+                "href": self.href(chapter, target),
+                "where": place,
+                "chapter": self.chapters[target_chapter].title,
+            });
+            data.insert(reference.name.clone(), entry);
         }
         Value::Object(data)
     }
@@ -738,7 +740,7 @@ mod tests {
         assert!(problems.is_empty(), "{problems:?}");
         assert_contains(
             &woven[0],
-            "<div class=\"chunk\" data-refs=\"{&quot;the body&quot;:{&quot;href&quot;:&quot;b.html#chunk-the-body-1&quot;,&quot;where&quot;:&quot;b.md&quot;}}\"",
+            "<div class=\"chunk\" data-refs=\"{&quot;the body&quot;:{&quot;chapter&quot;:&quot;b.md&quot;,&quot;href&quot;:&quot;b.html#chunk-the-body-1&quot;,&quot;where&quot;:&quot;b.md&quot;}}\"",
         );
         assert_contains(
             &woven[0],
