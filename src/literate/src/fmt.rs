@@ -86,34 +86,42 @@ pub fn formatting(files: &[(TangledFile, String)]) -> Formatting {
 }
 
 /// The lines that differ between a tangled file and its formatted text: ranges of old lines, each
-/// with the range of new lines that replaces it.
+/// with the range of new lines that replaces it, in the order of the old lines. An insertion is
+/// placed after whatever old lines the operations before it covered: `similar` can report an
+/// insertion that follows a run of equal lines with the index where that run starts.
 fn changes(old: &[&str], new: &[&str]) -> Vec<(Range<usize>, Range<usize>)> {
     let diff = TextDiff::from_slices(old, new);
-    diff.ops()
-        .iter()
-        .filter_map(|op| match *op {
-            DiffOp::Equal { .. } => None,
+    let mut found = Vec::new();
+    let mut covered = 0;
+    for op in diff.ops() {
+        match *op {
+            DiffOp::Equal { old_index, len, .. } => covered = old_index + len,
             DiffOp::Delete {
                 old_index,
                 old_len,
                 new_index,
-            } => Some((old_index..old_index + old_len, new_index..new_index)),
+            } => {
+                found.push((old_index..old_index + old_len, new_index..new_index));
+                covered = old_index + old_len;
+            }
             DiffOp::Insert {
-                old_index,
-                new_index,
-                new_len,
-            } => Some((old_index..old_index, new_index..new_index + new_len)),
+                new_index, new_len, ..
+            } => found.push((covered..covered, new_index..new_index + new_len)),
             DiffOp::Replace {
                 old_index,
                 old_len,
                 new_index,
                 new_len,
-            } => Some((
-                old_index..old_index + old_len,
-                new_index..new_index + new_len,
-            )),
-        })
-        .collect()
+            } => {
+                found.push((
+                    old_index..old_index + old_len,
+                    new_index..new_index + new_len,
+                ));
+                covered = old_index + old_len;
+            }
+        }
+    }
+    found
 }
 
 /// The Markdown edit that makes a change of `old` (tangled lines from `start`, 0-based) into `new`,
@@ -232,7 +240,9 @@ pub fn apply(root: &Path, edits: &[Edit]) -> std::io::Result<usize> {
         let path = root.join(file);
         let text = std::fs::read_to_string(&path)?;
         let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-        edits.sort_by_key(|e| std::cmp::Reverse(e.first));
+        // From the bottom up, so that no edit moves the lines of one still to come; at the same line,
+        // a replacement before an insertion, which then lands in front of what replaced the line.
+        edits.sort_by_key(|e| (std::cmp::Reverse(e.first), std::cmp::Reverse(e.last)));
         edits.dedup();
         for edit in edits {
             lines.splice(edit.first - 1..edit.last, edit.lines.iter().cloned());

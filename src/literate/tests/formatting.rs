@@ -60,3 +60,18 @@ fn a_file_with_a_change_across_chunks_is_left_as_it_was() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_line_rustfmt_splits_keeps_its_place_among_its_neighbours() {
+    let dir = tempfile::tempdir().unwrap();
+    let code = "fn f() {\n    for (args, reason) in [\n        ([\"--size\", \"-3\"], \"-3 is not between 3 and 101\"),\n        ([\"--seed\", \"-1\"], \"-1 is not between 0 and 18446744073709551615\"),\n        (\n            [\"--seed\", \"18446744073709551616\"],\n            \"18446744073709551616 is not between 0 and 18446744073709551615\",\n        ),\n    ] {\n        g(args, reason);\n    }\n}\n";
+    let written = |code: &str| format!("# A\n\nTests.\n\n```rust\n// <<file:a.rs>>=\n{code}```\n");
+    write_book(dir.path(), &written(code));
+    let output = literate_fmt(dir.path(), &[]);
+    assert!(output.status.success(), "{output:?}");
+    let split = code.replace(
+        "        ([\"--seed\", \"-1\"], \"-1 is not between 0 and 18446744073709551615\"),\n",
+        "        (\n            [\"--seed\", \"-1\"],\n            \"-1 is not between 0 and 18446744073709551615\",\n        ),\n",
+    );
+    assert_eq!(chapter(dir.path()), written(&split));
+}
