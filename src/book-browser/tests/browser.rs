@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use headless_chrome::protocol::cdp::{Emulation, Page};
-use headless_chrome::{Browser, LaunchOptions, Tab};
+use headless_chrome::{Browser, Element, LaunchOptions, Tab};
 use literate::{SourceText, Web};
 use serde_json::Value;
 
@@ -160,6 +160,41 @@ fn target_is_visible(tab: &Tab) -> bool {
     false
 }
 
+/// Clicks a link and checks that the page it opens is at `address` (a part of its URL), with the
+/// element the address names on screen, and no script error.
+fn follow(tab: &Tab, link: &Element, address: &str) {
+    link.click().expect("a click");
+    for _ in 0..50 {
+        if tab.get_url().contains(address) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    tab.wait_until_navigated().expect("the page loads");
+    assert!(
+        tab.get_url().contains(address),
+        "{} is not at {address}",
+        tab.get_url()
+    );
+    assert!(
+        target_is_visible(tab),
+        "{address}: the element is on screen"
+    );
+    assert_eq!(problems(tab), Vec::<String>::new(), "{address}");
+}
+
+/// Checks that the reference `selector` finds is followed by its chunk's chapter, as its `::after`
+/// content.
+fn assert_names_its_chapter(tab: &Tab, selector: &str) {
+    let check = format!(
+        "(() => {{ const e = document.querySelector(\"{selector}\");
+            const after = getComputedStyle(e, '::after').content;
+            return after === '\" (' + e.dataset.where + ')\"' ? true : after; }})()"
+    );
+    let answer = eval(tab, &check);
+    assert_eq!(answer, Value::Bool(true), "{selector}");
+}
+
 /// The pages of the book, from SUMMARY.md, as `.html` paths.
 fn pages() -> Vec<String> {
     let summary = fs::read_to_string(crate_dir().join("book/src/SUMMARY.md")).unwrap();
@@ -210,16 +245,11 @@ fn an_identifier_and_a_reference_land_on_what_they_name() {
         title.contains("⟨build the distance map⟩ in Searching Fast"),
         "{title}"
     );
-    identifier.click().expect("a click");
-    tab.wait_until_navigated().unwrap();
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(
-        tab.get_url()
-            .contains("search.html#chunk-build-the-distance-map-1"),
-        "{}",
-        tab.get_url()
+    follow(
+        &tab,
+        &identifier,
+        "search.html#chunk-build-the-distance-map-1",
     );
-    assert!(target_is_visible(&tab), "the definition is on screen");
 
     go(&tab, "input.html");
     let reference = tab
@@ -232,25 +262,8 @@ fn an_identifier_and_a_reference_land_on_what_they_name() {
     assert!(title.ends_with("⟩ in Tests"), "{title}");
     let text = reference.get_inner_text().unwrap();
     assert!(text.starts_with("// <<") && text.ends_with(">>"), "{text}");
-    let after = eval(
-        &tab,
-        "getComputedStyle(document.querySelector(\"a.chunk-ref[data-where='Tests']\"), '::after').content",
-    );
-    let after = after.as_str().unwrap_or_default();
-    assert!(
-        after.contains("data-where") || after.contains("Tests"),
-        "{after}"
-    );
-    reference.click().expect("a click");
-    tab.wait_until_navigated().unwrap();
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(
-        tab.get_url().contains("tests.html#chunk-"),
-        "{}",
-        tab.get_url()
-    );
-    assert!(target_is_visible(&tab), "the chunk is on screen");
-    assert_eq!(problems(&tab), Vec::<String>::new());
+    assert_names_its_chapter(&tab, "a.chunk-ref[data-where='Tests']");
+    follow(&tab, &reference, "tests.html#chunk-");
 }
 
 #[test]
@@ -361,15 +374,7 @@ fn on_paper_a_caption_stays_with_its_code_and_references_name_their_chapter() {
     assert_eq!(style(".chunk-caption", "breakAfter"), Value::from("avoid"));
     assert_eq!(style(".chunk", "breakInside"), Value::from("avoid"));
     assert_eq!(style(".chunk pre", "breakBefore"), Value::from("avoid"));
-    let printed = eval(
-        &tab,
-        "getComputedStyle(document.querySelector(\"a.chunk-ref[data-where]\"), '::after').content",
-    );
-    let printed = printed.as_str().unwrap_or_default();
-    assert!(
-        printed.contains("data-where") || printed.contains("Tests"),
-        "{printed}"
-    );
+    assert_names_its_chapter(&tab, "a.chunk-ref[data-where]");
     let pdf = tab.print_to_pdf(None).expect("a PDF");
     fs::write(screenshots().join("input.pdf"), pdf).unwrap();
 }
@@ -403,15 +408,6 @@ fn searching_for_a_chunks_name_lands_on_the_chunk() {
             "the snippet says {noise:?}: {teaser}"
         );
     }
-    result.click().unwrap();
-    tab.wait_until_navigated().unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    follow(&tab, &result, "#chunk-key-presses-1");
     assert!(tab.get_url().contains("input.html"), "{}", tab.get_url());
-    assert!(
-        tab.get_url().ends_with("#chunk-key-presses-1"),
-        "{}",
-        tab.get_url()
-    );
-    assert!(target_is_visible(&tab), "the chunk is on screen");
-    assert_eq!(problems(&tab), Vec::<String>::new());
 }

@@ -243,6 +243,12 @@ fn position(text: &str, needle: &str, nth: usize, offset: usize) -> Value {
     json!({"line": line, "character": character})
 }
 
+/// The `key` of every item of a JSON list, as text.
+fn texts<'v>(list: &'v Value, key: &str) -> Vec<&'v str> {
+    let items = list.as_array().map_or(&[][..], Vec::as_slice);
+    items.iter().filter_map(|item| item[key].as_str()).collect()
+}
+
 /// The 0-based line of `position`.
 fn line_of(position: &Value) -> u64 {
     position["line"].as_u64().expect("a line")
@@ -276,24 +282,14 @@ fn without_rust_analyzer_it_says_so_and_still_knows_the_chunks() {
         "textDocument/documentSymbol",
         json!({"textDocument": {"uri": editor.chapter_uri("input.md")}}),
     );
-    let names: Vec<&str> = symbols
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|s| s["name"].as_str())
-        .collect();
+    let names = texts(&symbols, "name");
     assert!(names.contains(&"⟨key presses⟩"), "{names:?}");
 
     let typing = text.replacen("// <<key presses>>\n", "// <<key pr\n", 1);
     editor.change("input.md", 2, &typing);
     let typed = position(&typing, "// <<key pr\n", 0, 11);
     let completion = editor.at("textDocument/completion", "input.md", typed);
-    let labels: Vec<&str> = completion["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|i| i["label"].as_str())
-        .collect();
+    let labels = texts(&completion["items"], "label");
     assert_eq!(labels.first(), Some(&"key presses"), "{labels:?}");
 
     let misspelt = text.replacen("// <<key presses>>\n", "// <<key presess>>\n", 1);
@@ -421,13 +417,7 @@ fn rust_analyzer_answers_inside_the_chapters() {
     editor.change("input.md", 2, &with_dot);
     let after_dot = position(&with_dot, "    world.\n", 0, 10);
     let completion = editor.at("textDocument/completion", "input.md", after_dot);
-    let items = completion.get("items").unwrap_or(&completion);
-    let labels: Vec<&str> = items
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|i| i["label"].as_str())
-        .collect();
+    let labels = texts(completion.get("items").unwrap_or(&completion), "label");
     assert!(labels.contains(&"board"), "{labels:?}");
     editor.change("input.md", 3, &text);
 }
