@@ -285,7 +285,7 @@ impl Server {
             }
             Err(why) => {
                 self.show_error(&format!(
-                    "literate lsp runs without rust-analyzer (chunk features and the tangler's problems only): {why}"
+                    "no rust-analyzer, so only chunks and the tangler's problems are understood: {why}"
                 ));
                 self.analyzer = AnalyzerState::Missing;
                 let waiting = std::mem::take(&mut self.waiting);
