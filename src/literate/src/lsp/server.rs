@@ -113,10 +113,7 @@ impl Server {
                 }
                 recv(from_analyzer) -> message => match message {
                     Ok(message) => self.analyzer_message(message),
-                    Err(_) => {
-                        self.show_error("rust-analyzer stopped; chunk features and the tangler's problems go on without it");
-                        self.analyzer = AnalyzerState::Missing;
-                    }
+                    Err(_) => self.analyzer_stopped(),
                 },
             }
         }
@@ -151,9 +148,7 @@ impl Server {
             ("textDocument/definition", Some(name)) => Some(self.chunk_locations(&name)),
             ("textDocument/references", Some(name)) => Some(self.chunk_references(&name)),
             ("textDocument/hover", Some(name)) => Some(self.chunk_hover(&name)),
-            ("textDocument/completion", _) if self.chunk_completion(&at).is_some() => {
-                self.chunk_completion(&at)
-            }
+            ("textDocument/completion", _) => self.chunk_completion(&at),
             (method, _) if FORWARDED.contains(&method) => None,
             _ => {
                 let response = Response::new_err(
@@ -326,6 +321,19 @@ impl Server {
                 "files": {"watcher": "server"},
             },
         })
+    }
+
+    /// rust-analyzer has gone away: the requests it had are answered with nothing, and the server
+    /// goes on with what it knows itself.
+    fn analyzer_stopped(&mut self) {
+        self.show_error(
+            "rust-analyzer stopped; chunk features and the tangler's problems go on without it",
+        );
+        self.analyzer = AnalyzerState::Missing;
+        let forwarded = std::mem::take(&mut self.forwarded);
+        for (_, request) in forwarded {
+            self.respond(request.editor_id, Value::Null);
+        }
     }
 
     fn analyzer_message(&mut self, message: Message) {
