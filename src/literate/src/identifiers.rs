@@ -199,8 +199,9 @@ fn end_of_string(bytes: &[u8], mut i: usize) -> usize {
 fn end_of_char_or_lifetime(bytes: &[u8], i: usize) -> usize {
     match (bytes.get(i), bytes.get(i + 1), bytes.get(i + 2)) {
         (Some(b'\\'), _, _) => {
-            let close = bytes[i + 1..].iter().position(|&b| b == b'\'');
-            close.map_or(bytes.len(), |at| i + 1 + at + 1)
+            let from = (i + 2).min(bytes.len());
+            let close = bytes[from..].iter().position(|&b| b == b'\'');
+            close.map_or(bytes.len(), |at| from + at + 1)
         }
         (Some(_), Some(b'\''), _) => i + 2,
         _ => {
@@ -241,7 +242,7 @@ mod tests {
 
     #[test]
     fn a_lines_identifiers_leave_out_comments_strings_and_lifetimes() {
-        let line = r#"let x: &'a str = a.len() + crate::Node::new("n // x", '\'', 'c'); // Node"#;
+        let line = r#"let x: &'a str = a.len() + crate::Node::new("n // x", '\'', 'c', '\u{41}'); // Node"#;
         assert_eq!(
             identifiers(line),
             [
