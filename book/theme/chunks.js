@@ -58,6 +58,7 @@
         if (target.where) {
             a.dataset.where = target.where;
         }
+        a.dataset.number = String(target.number);
         const fragment = document.createDocumentFragment();
         fragment.append(match[1], a);
         node.replaceWith(fragment);

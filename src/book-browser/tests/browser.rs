@@ -184,12 +184,17 @@ fn follow(tab: &Tab, link: &Element, address: &str) {
 }
 
 /// Checks that the reference `selector` finds is followed by its chunk's chapter, as its `::after`
-/// content.
-fn assert_names_its_chapter(tab: &Tab, selector: &str) {
+/// content, and on paper (`printed`) by the chunk's number too.
+fn assert_names_its_chapter(tab: &Tab, selector: &str, printed: bool) {
+    let expected = if printed {
+        "'\" (' + e.dataset.where + ', §' + e.dataset.number + ')\"'"
+    } else {
+        "'\" (' + e.dataset.where + ')\"'"
+    };
     let check = format!(
         "(() => {{ const e = document.querySelector(\"{selector}\");
             const after = getComputedStyle(e, '::after').content;
-            return after === '\" (' + e.dataset.where + ')\"' ? true : after; }})()"
+            return after === {expected} ? true : after; }})()"
     );
     let answer = eval(tab, &check);
     assert_eq!(answer, Value::Bool(true), "{selector}");
@@ -262,7 +267,7 @@ fn an_identifier_and_a_reference_land_on_what_they_name() {
     assert!(title.ends_with("⟩ in Tests"), "{title}");
     let text = reference.get_inner_text().unwrap();
     assert!(text.starts_with("// <<") && text.ends_with(">>"), "{text}");
-    assert_names_its_chapter(&tab, "a.chunk-ref[data-where='Tests']");
+    assert_names_its_chapter(&tab, "a.chunk-ref[data-where='Tests']", false);
     follow(&tab, &reference, "tests.html#chunk-");
 }
 
@@ -374,7 +379,7 @@ fn on_paper_a_caption_stays_with_its_code_and_references_name_their_chapter() {
     assert_eq!(style(".chunk-caption", "breakAfter"), Value::from("avoid"));
     assert_eq!(style(".chunk", "breakInside"), Value::from("avoid"));
     assert_eq!(style(".chunk pre", "breakBefore"), Value::from("avoid"));
-    assert_names_its_chapter(&tab, "a.chunk-ref[data-where]");
+    assert_names_its_chapter(&tab, "a.chunk-ref[data-where]", true);
     let pdf = tab.print_to_pdf(None).expect("a PDF");
     fs::write(screenshots().join("input.pdf"), pdf).unwrap();
 }

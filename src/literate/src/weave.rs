@@ -339,8 +339,19 @@ impl<'w> Weaver<'w> {
         out
     }
 
-    /// Where each reference in part `i` leads: `{name: {href, where, chapter}}`, `chapter` being
-    /// the target's chapter and `where` the same when it is not this one (and empty when it is).
+    /// A chunk's number: its place among the book's chunks in the order they are first shown, which
+    /// captions show and printed references give, so that a reader on paper can find a chunk.
+    fn number(&self, name: &str) -> usize {
+        self.web
+            .names()
+            .iter()
+            .position(|n| n == name)
+            .map_or(0, |i| i + 1)
+    }
+
+    /// Where each reference in part `i` leads: `{name: {href, where, chapter, number}}`, `chapter`
+    /// being the target's chapter, `where` the same when it is not this one (and empty when it is),
+    /// and `number` the target's chunk number.
     fn references_data(&self, chapter: usize, i: usize) -> Value {
         let mut data = Map::new();
         for line in &self.web.parts[i].body {
@@ -360,6 +371,7 @@ impl<'w> Weaver<'w> {
                 "href": self.href(chapter, target),
                 "where": place,
                 "chapter": self.chapters[target_chapter].title,
+                "number": self.number(&reference.name),
             });
             data.insert(reference.name.clone(), entry);
         }
@@ -463,9 +475,10 @@ impl<'w> Weaver<'w> {
             })
             .unwrap_or_default();
         format!(
-            "<div class=\"chunk-caption\">\n\n###### ⟨{}⟩ {{#{} .chunk-heading}}\n\n<div class=\"chunk-caption-rest\"><span class=\"chunk-sign\">{sign}</span>{file}{nav}</div>\n</div>\n\n",
+            "<div class=\"chunk-caption\">\n\n###### ⟨{}⟩ {{#{} .chunk-heading}}\n\n<div class=\"chunk-caption-rest\"><span class=\"chunk-sign\">{sign}</span><span class=\"chunk-number\">§{}</span>{file}{nav}</div>\n</div>\n\n",
             markdown_text(&part.name),
             self.anchors[i],
+            self.number(&part.name),
         )
     }
 
@@ -740,11 +753,11 @@ mod tests {
         assert!(problems.is_empty(), "{problems:?}");
         assert_contains(
             &woven[0],
-            "<div class=\"chunk\" data-refs=\"{&quot;the body&quot;:{&quot;chapter&quot;:&quot;b.md&quot;,&quot;href&quot;:&quot;b.html#chunk-the-body-1&quot;,&quot;where&quot;:&quot;b.md&quot;}}\"",
+            "<div class=\"chunk\" data-refs=\"{&quot;the body&quot;:{&quot;chapter&quot;:&quot;b.md&quot;,&quot;href&quot;:&quot;b.html#chunk-the-body-1&quot;,&quot;number&quot;:2,&quot;where&quot;:&quot;b.md&quot;}}\"",
         );
         assert_contains(
             &woven[0],
-            "###### ⟨file\\:lib\\.rs⟩ {#chunk-file-lib-rs-1 .chunk-heading}\n\n<div class=\"chunk-caption-rest\"><span class=\"chunk-sign\">≡</span>",
+            "###### ⟨file\\:lib\\.rs⟩ {#chunk-file-lib-rs-1 .chunk-heading}\n\n<div class=\"chunk-caption-rest\"><span class=\"chunk-sign\">≡</span><span class=\"chunk-number\">§1</span>",
         );
         assert_contains(
             &woven[0],
