@@ -161,11 +161,7 @@ fn the_built_book_has_every_chapter_caption_link_and_figure() {
             "{path}: a figure directive is left"
         );
     }
-    let index = pages
-        .iter()
-        .find(|(p, _)| p == "chunks.md")
-        .map(|(_, h)| h)
-        .expect("the index");
+    let index = page_of(&pages, "chunks.md");
     let mut listed = Vec::new();
     for name in web.names() {
         let escaped = literate::weave::escape(name);
@@ -181,11 +177,7 @@ fn the_built_book_has_every_chapter_caption_link_and_figure() {
         "the index of chunks is in alphabetical order"
     );
 
-    let identifiers = pages
-        .iter()
-        .find(|(p, _)| p == "identifiers.md")
-        .map(|(_, h)| h)
-        .expect("the index of identifiers");
+    let identifiers = page_of(&pages, "identifiers.md");
     let entry = identifiers
         .split("<li id=\"ident-build_bfs_table\">")
         .nth(1)
@@ -198,6 +190,13 @@ fn the_built_book_has_every_chapter_caption_link_and_figure() {
         "{entry}"
     );
     assert!(entry.contains("used in"), "{entry}");
+}
+
+/// The built page of a chapter, among (chapter, HTML) pairs.
+fn page_of<'p>(pages: &'p [(String, String)], chapter: &str) -> &'p str {
+    let page = pages.iter().find(|(path, _)| path == chapter);
+    page.map(|(_, html)| html.as_str())
+        .unwrap_or_else(|| panic!("{chapter} is in the built book"))
 }
 
 /// The hrefs the weaver leaves in the `data-refs` and `data-idents` of the chunks of a page, for

@@ -160,6 +160,14 @@ fn target_is_visible(tab: &Tab) -> bool {
     false
 }
 
+/// What hovering an element shows: its `title`.
+fn title_of(element: &Element) -> String {
+    let title = element
+        .get_attribute_value("title")
+        .expect("the element's title");
+    title.unwrap_or_default()
+}
+
 /// Clicks a link and checks that the page it opens is at `address` (a part of its URL), with the
 /// element the address names on screen, and no script error.
 fn follow(tab: &Tab, link: &Element, address: &str) {
@@ -242,10 +250,7 @@ fn an_identifier_and_a_reference_land_on_what_they_name() {
     let identifier = tab
         .find_element("a.chunk-ident[title*='build_bfs_table']")
         .expect("build_bfs_table is linked in Handling Input");
-    let title = identifier
-        .get_attribute_value("title")
-        .unwrap()
-        .unwrap_or_default();
+    let title = title_of(&identifier);
     assert!(
         title.contains("⟨build the distance map⟩ in Searching Fast"),
         "{title}"
@@ -260,10 +265,7 @@ fn an_identifier_and_a_reference_land_on_what_they_name() {
     let reference = tab
         .find_element("a.chunk-ref[data-where='Tests']")
         .expect("a reference to a chunk of Tests");
-    let title = reference
-        .get_attribute_value("title")
-        .unwrap()
-        .unwrap_or_default();
+    let title = title_of(&reference);
     assert!(title.ends_with("⟩ in Tests"), "{title}");
     let text = reference.get_inner_text().unwrap();
     assert!(text.starts_with("// <<") && text.ends_with(">>"), "{text}");
