@@ -14,6 +14,7 @@ use chat_noir::bfs::{Distance, Node, lookup_in_table};
 use chat_noir::cat::{CatMode, cat};
 use chat_noir::drawing::{cell_center_x, cell_center_y, render_board, render_world};
 use chat_noir::image::{Image, image_width, to_svg, underlay_xy};
+use chat_noir::play::Game;
 use chat_noir::search::build_bfs_table;
 use chat_noir::start::make_initial_world;
 use chat_noir::world::{Posn, State, World, empty_board, game_rng};
@@ -48,7 +49,7 @@ fn main() -> ExitCode {
 }
 
 const USAGE: &str = "known figures: empty-board N, board-coordinates N, cats-path N X Y, cat-faces, \
-                     distance-map N SEED, world N SEED";
+                     distance-map N SEED, world N SEED, keys N SEED";
 
 /// The figure that `words` (the directive after `{{#figure`) ask for.
 fn figure(words: &[&str]) -> Result<String, String> {
@@ -69,6 +70,7 @@ fn figure(words: &[&str]) -> Result<String, String> {
         ("cat-faces", &[]) => Ok(cat_faces()),
         ("distance-map", &[n, seed]) => distance_map(n, seed),
         ("world", &[n, seed]) => world(n, seed),
+        ("keys", &[n, seed]) => keys(n, seed),
         _ => Err(format!("no figure `{}`; {USAGE}", words.join(" "))),
     }
 }
@@ -167,6 +169,14 @@ fn world(n: i32, seed: i32) -> Result<String, String> {
     let caption =
         format!("The world a game of seed {seed} starts with, drawn by <code>render_world</code>.");
     Ok(html(&to_svg(&render_world(&world)), &caption))
+}
+
+fn keys(n: i32, seed: i32) -> Result<String, String> {
+    let game = Game::new(size(n)?, seed as u64).toggle_keys();
+    let caption = format!(
+        "The keys shown over the first world of seed {seed} ({n}×{n}), as <code>?</code> or F1 shows them, drawn by <code>Game::picture</code>."
+    );
+    Ok(html(&to_svg(&game.picture()), &caption))
 }
 
 /// The SVG with a text label centred on each given cell (white on a blocked cell).
