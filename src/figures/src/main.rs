@@ -176,7 +176,7 @@ fn keys(n: i32, seed: i32) -> Result<String, String> {
     let caption = format!(
         "The keys shown over the first world of seed {seed} ({n}×{n}), as <code>?</code> or F1 shows them, drawn by <code>Game::picture</code>."
     );
-    Ok(html(&to_svg(&game.picture()), &caption))
+    Ok(html(&to_svg(&game.picture(1.0)), &caption))
 }
 
 /// The SVG with a text label centred on each given cell (white on a blocked cell).
