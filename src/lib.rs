@@ -61,6 +61,11 @@ pub mod cli {
     include!(concat!(env!("OUT_DIR"), "/cli.rs"));
 }
 
+/// The solver: whether the player can force a win, certified deals, the perfect cat.
+pub mod solve {
+    include!(concat!(env!("OUT_DIR"), "/solve.rs"));
+}
+
 /// Every test in the book, gathered as the original gathers its tests in one chunk.
 #[cfg(test)]
 mod tests {
