@@ -49,7 +49,7 @@ fn main() -> ExitCode {
 }
 
 const USAGE: &str = "known figures: empty-board N, board-coordinates N, cats-path N X Y, cat-faces, \
-                     distance-map N SEED, world N SEED, keys N SEED";
+                     distance-map N SEED, world N SEED, keys N SEED, coach N SEED";
 
 /// The figure that `words` (the directive after `{{#figure`) ask for.
 fn figure(words: &[&str]) -> Result<String, String> {
@@ -71,6 +71,7 @@ fn figure(words: &[&str]) -> Result<String, String> {
         ("distance-map", &[n, seed]) => distance_map(n, seed),
         ("world", &[n, seed]) => world(n, seed),
         ("keys", &[n, seed]) => keys(n, seed),
+        ("coach", &[n, seed]) => coach(n, seed),
         _ => Err(format!("no figure `{}`; {USAGE}", words.join(" "))),
     }
 }
@@ -175,6 +176,20 @@ fn keys(n: i32, seed: i32) -> Result<String, String> {
     let game = Game::new(size(n)?, seed as u64).toggle_keys();
     let caption = format!(
         "The keys shown over the first world of seed {seed} ({n}×{n}), as <code>?</code> or F1 shows them, drawn by <code>Game::picture</code>."
+    );
+    Ok(html(&to_svg(&game.picture(1.0)), &caption))
+}
+
+/// The first world of `seed` with the coach on, once it has answered, and what the title then says.
+fn coach(n: i32, seed: i32) -> Result<String, String> {
+    let mut game = Game::new(size(n)?, seed as u64).toggle_coach();
+    while game.status().contains("coach: thinking") {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        game.listen_to_coach();
+    }
+    let caption = format!(
+        "The coach over the first world of seed {seed} ({n}×{n}), drawn by <code>Game::picture</code>; the window's title reads “{}”.",
+        escape(&game.status())
     );
     Ok(html(&to_svg(&game.picture(1.0)), &caption))
 }
