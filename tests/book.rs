@@ -298,12 +298,12 @@ fn a_broken_book_never_builds_and_says_where_it_is_broken() {
     let line = break_chapter(
         copy.path(),
         "input.md",
-        "    // <<the world after the cat's move>>",
-        "    // <<the wurld after the cat's move>>",
+        "// <<the world after the cat's move>>",
+        "// <<the wurld after the cat's move>>",
     );
     let stderr = build(dest.path());
     let expected = format!(
-        "error: book/src/input.md:{line}:5: undefined chunk ⟨the wurld after the cat's move⟩; did you mean ⟨the world after the cat's move⟩?"
+        "error: book/src/input.md:{line}:1: undefined chunk ⟨the wurld after the cat's move⟩; did you mean ⟨the world after the cat's move⟩?"
     );
     assert!(
         stderr.contains(&expected),
@@ -313,14 +313,14 @@ fn a_broken_book_never_builds_and_says_where_it_is_broken() {
     break_chapter(
         copy.path(),
         "input.md",
-        "    // <<the wurld after the cat's move>>",
-        "    // <<the world after the cat's move>>",
+        "// <<the wurld after the cat's move>>",
+        "// <<the world after the cat's move>>",
     );
     let line = break_chapter(
         copy.path(),
         "input.md",
-        "let cat_position = world.cat;",
-        "let cat_position: u32 = world.cat;",
+        "let next_cat_position = best_moves(&world)",
+        "let next_cat_position: u32 = best_moves(&world)",
     );
     let stderr = build(dest.path());
     assert!(
