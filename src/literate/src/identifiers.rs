@@ -50,6 +50,42 @@ pub fn definitions(files: &[TangledFile]) -> Vec<Definition> {
     found
 }
 
+/// The names the tangled files bind locally (parameters, `let`, closure, `for` and `match`
+/// patterns), each where it is bound: inside the code that binds it, such a name is a local, not the
+/// item of the same name defined elsewhere. Names that begin with a capital are left out, as a bare
+/// capitalised name in a pattern is an enum's variant rather than a binding.
+pub fn local_bindings(files: &[TangledFile]) -> Vec<(String, Place)> {
+    let mut found = Vec::new();
+    for file in files {
+        if let Ok(parsed) = syn::parse_file(&file.text) {
+            let mut bindings = Bindings {
+                file,
+                found: &mut found,
+            };
+            syn::visit::Visit::visit_file(&mut bindings, &parsed);
+        }
+    }
+    found
+}
+
+struct Bindings<'a> {
+    file: &'a TangledFile,
+    found: &'a mut Vec<(String, Place)>,
+}
+
+impl<'ast> syn::visit::Visit<'ast> for Bindings<'_> {
+    fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+        let name = pat.ident.to_string();
+        let start = pat.ident.span().start();
+        if name.starts_with(|c: char| c.is_lowercase() || c == '_')
+            && let Some(place) = self.file.map.place(start.line, start.column + 1)
+        {
+            self.found.push((name, place));
+        }
+        syn::visit::visit_pat_ident(self, pat);
+    }
+}
+
 struct Collector<'a> {
     file: &'a TangledFile,
     found: &'a mut Vec<Definition>,

@@ -4,14 +4,14 @@
 //! mdbook's highlighting, from data the weaver puts on each chunk); figure directives become
 //! pictures; and the index directives become the index of chunks and the index of identifiers.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::ops::Range;
 
 use serde_json::{Map, Value, json};
 
-use crate::identifiers::{Definition, definitions, identifiers};
-use crate::{Diagnostic, PartKind, Place, SourceText, Web, fenced_blocks, root_file, tangle};
+use crate::identifiers::{Definition, definitions, identifiers, local_bindings};
+use crate::{Diagnostic, Part, PartKind, Place, SourceText, Web, fenced_blocks, root_file, tangle};
 
 /// A chapter as the weaver gets it: its path within the book's source (`world.md`), its title, and its
 /// Markdown.
@@ -132,6 +132,9 @@ struct Identifiers {
     defined: BTreeMap<String, Vec<usize>>,
     /// The parts whose code uses each defined name, in book order.
     uses: BTreeMap<String, Vec<usize>>,
+    /// The names each part binds locally and does not call, which in that part are not the items
+    /// of those names.
+    bound: HashSet<(usize, String)>,
 }
 
 impl Identifiers {
@@ -151,11 +154,18 @@ impl Identifiers {
                 found.definitions.push((definition, part));
             }
         }
+        for (name, place) in local_bindings(&files) {
+            if let Some(part) = part_at(web, &place)
+                && !calls(&web.parts[part], &name)
+            {
+                found.bound.insert((part, name));
+            }
+        }
         for (i, part) in web.parts.iter().enumerate() {
             let code = part.body.iter().filter(|line| line.reference.is_none());
             for line in code {
                 for (name, qualified) in identifiers(&line.text) {
-                    if found.names(name, qualified).is_empty() {
+                    if found.names(name, qualified).is_empty() || found.is_local(i, name) {
                         continue;
                     }
                     let parts = found.uses.entry(name.to_string()).or_default();
@@ -168,6 +178,11 @@ impl Identifiers {
         found
     }
 
+    /// Whether part `i` binds `name` itself, as a parameter or in a pattern.
+    fn is_local(&self, i: usize, name: &str) -> bool {
+        self.bound.contains(&(i, name.to_string()))
+    }
+
     /// The definitions a word of code may name: all of its name's, or, for a word after neither `.`
     /// nor `::`, those that are not methods or associated items.
     fn names(&self, name: &str, qualified: bool) -> Vec<&(Definition, usize)> {
@@ -177,6 +192,18 @@ impl Identifiers {
             .filter(|(definition, _)| qualified || !definition.is_qualified())
             .collect()
     }
+}
+
+/// Whether a part's code calls a function named `name` (`name(`), as in `let world = world(11)`,
+/// where the call is still linked.
+fn calls(part: &Part, name: &str) -> bool {
+    part.body.iter().any(|line| {
+        line.text.match_indices(name).any(|(at, _)| {
+            let before = line.text[..at].chars().next_back();
+            let after = line.text[at + name.len()..].trim_start();
+            !before.is_some_and(|c| c == '_' || c.is_alphanumeric()) && after.starts_with('(')
+        })
+    })
 }
 
 /// The part whose code holds a place of a chapter.
@@ -389,7 +416,7 @@ impl<'w> Weaver<'w> {
         for line in code {
             for (name, _) in identifiers(&line.text) {
                 let all = self.identifiers.names(name, true);
-                if all.is_empty() || data.contains_key(name) {
+                if all.is_empty() || data.contains_key(name) || self.identifiers.is_local(i, name) {
                     continue;
                 }
                 let qualified = self.identifiers.names(name, false).is_empty();
@@ -805,6 +832,29 @@ mod tests {
         );
         assert_contains(&woven[2], "method <code>Grid::new</code>");
         assert_contains(&woven[2], "function in <a href=\"b.html#chunk-uses-1\">");
+    }
+
+    #[test]
+    fn a_name_a_part_binds_and_does_not_call_is_not_linked_there() {
+        let a = chapter(
+            "a.md",
+            "```rust\n// <<file:lib.rs>>=\npub fn cat() {}\n// <<uses>>\n// <<binds>>\n```\n",
+        );
+        let b = chapter(
+            "b.md",
+            "```rust\n// <<uses>>=\nfn call() { let cat = cat(); }\n```\n\n```rust\n// <<binds>>=\nfn step(cat: u32) -> u32 {\n    let next = cat + 1;\n    match Some(next) { Some(cat) => cat, None => 0 }\n}\n```\n",
+        );
+        let (woven, problems) = weave(&[a, b], "book/src", &Roles::new(), &mut no_figures);
+        assert!(problems.is_empty(), "{problems:?}");
+        let parts: Vec<&str> = woven[1].split("<div class=\"chunk\"").skip(1).collect();
+        let [uses, binds] = parts.as_slice() else {
+            panic!("two parts woven: {parts:?}");
+        };
+        assert_contains(
+            uses,
+            "&quot;cat&quot;:{&quot;href&quot;:&quot;a.html#chunk-file-lib-rs-1&quot;",
+        );
+        assert!(!binds.contains("&quot;cat&quot;"), "{binds}");
     }
 
     #[test]
