@@ -178,7 +178,7 @@ impl Identifiers {
         found
     }
 
-    /// Whether part `i` binds `name` itself, as a parameter or in a pattern.
+    /// Whether part `i` binds `name` itself, as a parameter or in a pattern, and does not call it.
     fn is_local(&self, i: usize, name: &str) -> bool {
         self.bound.contains(&(i, name.to_string()))
     }
