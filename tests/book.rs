@@ -336,34 +336,50 @@ fn a_broken_book_never_builds_and_says_where_it_is_broken() {
 }
 
 #[test]
-fn building_the_book_compiles_no_window() {
-    let output = Command::new(env!("CARGO"))
-        .args(["tree", "--edges", "normal,build", "--prefix", "none"])
-        .args([
-            "--package",
-            "mdbook-chat-noir",
-            "--package",
-            "chat-noir-figures",
-        ])
+fn building_the_book_or_the_library_compiles_no_window() {
+    let book = ["mdbook-chat-noir", "chat-noir-figures", "chat-noir"];
+    let tree = dependency_tree(&book, &[]);
+    assert!(
+        tree.contains("chat-noir v"),
+        "the figures use the game:\n{tree}"
+    );
+    for window in WINDOW_CRATES {
+        assert!(
+            !tree.lines().any(|line| line.starts_with(window)),
+            "{window} is in the build of the book or of the library:\n{tree}"
+        );
+    }
+    let with_window = dependency_tree(&["chat-noir"], &["--features", "window"]);
+    for window in WINDOW_CRATES {
+        assert!(
+            with_window.lines().any(|line| line.starts_with(window)),
+            "{window} is not in the game's window, so its absence above proves nothing:\n{with_window}"
+        );
+    }
+}
+
+/// The crates of the game's window, as `cargo tree --prefix none` starts their lines.
+const WINDOW_CRATES: [&str; 5] = ["piston", "winit", "wgpu", "ash ", "glow "];
+
+/// The crates that building `packages` (with `options`, and without tests) compiles, as `cargo tree`
+/// lists them.
+fn dependency_tree(packages: &[&str], options: &[&str]) -> String {
+    let mut command = Command::new(env!("CARGO"));
+    command.args(["tree", "--edges", "normal,build", "--prefix", "none"]);
+    for package in packages {
+        command.args(["--package", package]);
+    }
+    let output = command
+        .args(options)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo tree runs");
-    let tree = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(
-        tree.contains("chat-noir v"),
-        "the figures use the game:\n{tree}"
-    );
-    for window in ["piston", "winit", "wgpu", "ash ", "glow "] {
-        assert!(
-            !tree.lines().any(|line| line.starts_with(window)),
-            "{window} is in the book's build:\n{tree}"
-        );
-    }
+    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// The most lines a chunk part may have, so that a reader can hold it in mind; test code, which reads

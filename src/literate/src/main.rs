@@ -9,8 +9,9 @@ usage: literate check [CARGO CHECK ARGUMENTS...]
        literate lsp
 
   check    runs `cargo check --message-format=json` (with --workspace --all-targets
-           unless other arguments are given) and prints every error and warning at
-           its place in the book's Markdown, rustc-style.
+           --all-features unless other arguments are given, so that code behind a
+           feature is checked too) and prints every error and warning at its place
+           in the book's Markdown, rustc-style.
   fmt      formats the book's code as rustfmt formats the tangled files, by
            rewriting the chunks in book/src; with --check, only reports what
            would change and fails if anything would.
@@ -28,7 +29,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("check") => {
             let rest = &args[1..];
-            let defaults = ["--workspace".to_string(), "--all-targets".to_string()];
+            let defaults = ["--workspace", "--all-targets", "--all-features"].map(String::from);
             literate::cargo_check::run(if rest.is_empty() { &defaults } else { rest })
         }
         Some("fmt") => fmt(&args[1..]),

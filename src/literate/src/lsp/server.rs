@@ -318,6 +318,8 @@ impl Server {
                 "linkedProjects": [manifest.to_string_lossy()],
                 "checkOnSave": true,
                 "check": {"command": "check", "allTargets": true},
+                // Code behind a feature (the game's window) is code of the book too.
+                "cargo": {"features": "all"},
                 "files": {"watcher": "server"},
             },
         })
