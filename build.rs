@@ -6,11 +6,18 @@ use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use literate::TangledFile;
+
 fn main() {
     let manifest_dir =
         PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let outcome = literate::tangle_crate(&manifest_dir);
+    let checker = checker_stamp();
+    let trusted = fs::read_to_string(out_dir.join(CHECKED_BY)).is_ok_and(|by| by == checker);
+    let checked_before = |file: &TangledFile| {
+        trusted && fs::read_to_string(out_dir.join(&file.name)).is_ok_and(|text| text == file.text)
+    };
+    let outcome = literate::tangle_crate_trusting(&manifest_dir, &checked_before);
     for input in &outcome.inputs {
         println!("cargo::rerun-if-changed={}", input.display());
     }
@@ -23,19 +30,46 @@ fn main() {
         return;
     }
     let mut written = HashSet::new();
+    let mut all_written = true;
     for file in &outcome.files {
         let map_name = format!("{}.map", file.name);
-        write(&out_dir, &file.name, &file.text);
-        write(&out_dir, &map_name, &file.map.to_text());
+        all_written &= write(&out_dir, &file.name, &file.text);
+        all_written &= write(&out_dir, &map_name, &file.map.to_text());
         written.extend([PathBuf::from(&file.name), PathBuf::from(map_name)]);
     }
     remove_stale(&out_dir, &written);
+    if all_written {
+        write(&out_dir, CHECKED_BY, &checker);
+    }
 }
 
-fn write(out_dir: &Path, name: &str, text: &str) {
+/// The file in `OUT_DIR` that names the build script whose syntax check every tangled file there
+/// passed. Files are written only when the whole book passed, so the next run of the same script
+/// need not parse again a file whose text it finds there unchanged: after a prose edit, none.
+const CHECKED_BY: &str = "syntax-checked-by";
+
+/// This build script, as built: its path, size and time. A new tangler makes a new script, which
+/// checks every file again.
+fn checker_stamp() -> String {
+    let exe = env::current_exe().expect("the build script knows where it is");
+    let meta = fs::metadata(&exe).expect("the build script can look at itself");
+    format!(
+        "{} {} {:?}",
+        exe.display(),
+        meta.len(),
+        meta.modified().ok()
+    )
+}
+
+/// Writes a file unless it already holds `text`; whether it holds it now.
+fn write(out_dir: &Path, name: &str, text: &str) -> bool {
     let path = out_dir.join(name);
-    if let Err(e) = literate::write_if_changed(&path, text) {
-        println!("cargo::error=cannot write {}: {e}", path.display());
+    match literate::write_if_changed(&path, text) {
+        Ok(_) => true,
+        Err(e) => {
+            println!("cargo::error=cannot write {}: {e}", path.display());
+            false
+        }
     }
 }
 

@@ -24,7 +24,10 @@ pub fn check_syntax(text: &str, map: &LineMap, file_name: &str) -> Result<(), Di
 
 /// [`check_syntax`] for every file at once: the files are independent, and the syntax check is most
 /// of the tangler's work. The problems come in the order of the files.
-pub fn check_syntax_of_all(files: &[TangledFile]) -> Vec<Diagnostic> {
+pub fn check_syntax_of_all<'a>(
+    files: impl IntoIterator<Item = &'a TangledFile>,
+) -> Vec<Diagnostic> {
+    let files: Vec<&TangledFile> = files.into_iter().collect();
     let texts: Vec<&str> = files.iter().map(|file| file.text.as_str()).collect();
     syntax_errors(&texts)
         .into_iter()

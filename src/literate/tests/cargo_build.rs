@@ -116,3 +116,42 @@ fn a_sound_book_builds() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn after_a_good_build_a_syntax_error_still_stops_it_and_its_fix_builds() {
+    let dir = fixture(GOOD);
+    let chapter = dir.path().join("book/src/a.md");
+    let built = |dir: &Path| {
+        let output = cargo_build(dir);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (output.status.success(), stderr)
+    };
+    assert!(built(dir.path()).0);
+    fs::write(&chapter, GOOD.replace("\n42\n", "\n42 +\n")).unwrap();
+    let (success, stderr) = built(dir.path());
+    assert!(!success, "{stderr}");
+    assert!(
+        stderr.contains("book/src/a.md:7:1: syntax error"),
+        "{stderr}"
+    );
+    fs::write(
+        &chapter,
+        GOOD.replace("# A\n", "# A\n\nA sentence of prose.\n"),
+    )
+    .unwrap();
+    let (success, stderr) = built(dir.path());
+    assert!(success, "{stderr}");
+}
+
+#[test]
+fn only_files_not_vouched_for_are_parsed_again() {
+    let dir = fixture(&GOOD.replace("\n42\n", "\n42 +\n"));
+    let vouched = literate::tangle_crate_trusting(dir.path(), &|_| true);
+    assert!(vouched.problems.is_empty(), "{:?}", vouched.problems);
+    let parsed = literate::tangle_crate_trusting(dir.path(), &|_| false);
+    let problems: Vec<String> = parsed.problems.iter().map(ToString::to_string).collect();
+    assert!(
+        problems.len() == 1 && problems[0].contains("syntax error"),
+        "{problems:?}"
+    );
+}
