@@ -34,38 +34,37 @@ impl Definition {
     }
 }
 
-/// Every item the tangled files define, except test functions, in file order. A file that does not
-/// parse contributes nothing (the build reports it).
-pub fn definitions(files: &[TangledFile]) -> Vec<Definition> {
-    let mut found = Vec::new();
+/// What the tangled files name: the items they define and the names they bind locally.
+#[derive(Debug, Default)]
+pub struct Names {
+    /// Every item the files define, except test functions, in file order.
+    pub definitions: Vec<Definition>,
+    /// The names the files bind locally (parameters, `let`, closure, `for` and `match` patterns),
+    /// each where it is bound: inside the code that binds it, such a name is a local, not the item of
+    /// the same name defined elsewhere. Names that begin with a capital are left out, as a bare
+    /// capitalised name in a pattern is an enum's variant rather than a binding.
+    pub bindings: Vec<(String, Place)>,
+}
+
+/// The items and the local bindings of the tangled files, each file parsed once. A file that does
+/// not parse contributes nothing (the build reports it).
+pub fn names(files: &[TangledFile]) -> Names {
+    let mut names = Names::default();
     for file in files {
         if let Ok(parsed) = syn::parse_file(&file.text) {
             let mut collector = Collector {
                 file,
-                found: &mut found,
+                found: &mut names.definitions,
             };
             collector.items(&parsed.items, None);
-        }
-    }
-    found
-}
-
-/// The names the tangled files bind locally (parameters, `let`, closure, `for` and `match`
-/// patterns), each where it is bound: inside the code that binds it, such a name is a local, not the
-/// item of the same name defined elsewhere. Names that begin with a capital are left out, as a bare
-/// capitalised name in a pattern is an enum's variant rather than a binding.
-pub fn local_bindings(files: &[TangledFile]) -> Vec<(String, Place)> {
-    let mut found = Vec::new();
-    for file in files {
-        if let Ok(parsed) = syn::parse_file(&file.text) {
             let mut bindings = Bindings {
                 file,
-                found: &mut found,
+                found: &mut names.bindings,
             };
             syn::visit::Visit::visit_file(&mut bindings, &parsed);
         }
     }
-    found
+    names
 }
 
 struct Bindings<'a> {
@@ -260,7 +259,8 @@ mod tests {
         let chapter = "# A\n\n```rust\n// <<file:a.rs>>=\npub enum Node { Boundary, Cell(u8) }\n// <<impl>>\n#[test]\nfn a_test() {}\n```\n\nMore.\n\n```rust\n// <<impl>>=\nimpl Node {\n    pub fn new() -> Node { Node::Boundary }\n}\nconst LIMIT: u32 = 1;\n```\n";
         let (web, _) = Web::parse(vec![SourceText::new("book/src/a.md", chapter)]);
         let files = tangle(&web).unwrap();
-        let found: Vec<(String, &str, u32)> = definitions(&files)
+        let found: Vec<(String, &str, u32)> = names(&files)
+            .definitions
             .into_iter()
             .map(|d| (d.path(), d.kind, d.place.line as u32))
             .collect();

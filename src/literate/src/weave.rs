@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use serde_json::{Map, Value, json};
 
-use crate::identifiers::{Definition, definitions, identifiers, local_bindings};
+use crate::identifiers::{Definition, identifiers, names};
 use crate::{Diagnostic, Part, PartKind, Place, SourceText, Web, fenced_blocks, root_file, tangle};
 
 /// A chapter as the weaver gets it: its path within the book's source (`world.md`), its title, and its
@@ -143,7 +143,8 @@ impl Identifiers {
             return Identifiers::default();
         };
         let mut found = Identifiers::default();
-        for definition in definitions(&files) {
+        let names = names(&files);
+        for definition in names.definitions {
             if let Some(part) = part_at(web, &definition.place) {
                 let index = found.definitions.len();
                 found
@@ -154,7 +155,7 @@ impl Identifiers {
                 found.definitions.push((definition, part));
             }
         }
-        for (name, place) in local_bindings(&files) {
+        for (name, place) in names.bindings {
             if let Some(part) = part_at(web, &place)
                 && !calls(&web.parts[part], &name)
             {
