@@ -51,7 +51,7 @@ pub struct Outcome {
 pub type Trusted<'a> = &'a dyn Fn(&TangledFile) -> bool;
 
 /// Loads the book in `src_dir` (known to the reader as `display_dir`), tangles it and checks the
-/// syntax of every tangled file. The build stands on this one call.
+/// syntax of every tangled file.
 pub fn tangle_book(src_dir: &Path, display_dir: &str) -> Outcome {
     tangle_book_trusting(src_dir, display_dir, &|_| false)
 }
@@ -81,8 +81,9 @@ fn tangle_book_trusting(src_dir: &Path, display_dir: &str, checked_before: Trust
 
 /// Tangles the book of the crate in `crate_dir` (its chapters in `book/src`), as [`tangle_book`]
 /// does, and checks that the crate's shells include every tangled file and nothing else
-/// ([`check_shells`]). The build script, the book's preprocessor and `literate check` all stand on
-/// this call, so all three report the same problems.
+/// ([`check_shells`]). The book's preprocessor and `literate check` stand on this call, and the build
+/// script on [`tangle_crate_trusting`], which finds the same problems, so all three report them
+/// alike.
 pub fn tangle_crate(crate_dir: &Path) -> Outcome {
     tangle_crate_trusting(crate_dir, &|_| false)
 }
