@@ -1,7 +1,8 @@
 //! The book as a reader gets it: built with mdbook into a temporary directory, with every chapter
 //! there, every chunk captioned, every link between chunks landing on an anchor, no chunk marker left
 //! raw in the code, and every figure drawn. And the book as an editor gets it: a broken copy never
-//! builds, and says where it is broken; building the book never compiles the game's window.
+//! builds, and says where it is broken; a prose edit compiles nothing, and a code edit draws the
+//! figures again; building the book never compiles the game's window.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -333,6 +334,64 @@ fn a_broken_book_never_builds_and_says_where_it_is_broken() {
         !stderr.contains("/out/input.rs"),
         "no place is given in the tangled file:\n{stderr}"
     );
+}
+
+/// The figures of a page, each `<figure class="chunk-figure">` element whole.
+fn figures_of(html: &str) -> Vec<&str> {
+    html.split("<figure class=\"chunk-figure\">")
+        .skip(1)
+        .filter_map(|rest| rest.split("</figure>").next())
+        .collect()
+}
+
+#[test]
+#[ignore = "needs mdbook 0.5.4: bash .ci/run installs it"]
+fn a_prose_edit_compiles_nothing_and_a_code_edit_draws_the_figures_again() {
+    let copy = copy_of_the_crate();
+    // A target directory of its own, kept between runs: another test's builds would change the
+    // figures program under this one.
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("edited-book-target");
+    let build = || {
+        let dest = tempfile::tempdir().expect("a temporary directory");
+        let output = Command::new("mdbook")
+            .args(["build", "book", "--dest-dir"])
+            .arg(dest.path())
+            .current_dir(copy.path())
+            .env("CARGO_TARGET_DIR", &target)
+            .output()
+            .expect("mdbook runs (bash .ci/run installs it)");
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "mdbook build failed:\n{stderr}");
+        let page = fs::read_to_string(dest.path().join("drawing-world.html")).expect("the page");
+        (stderr, page)
+    };
+    let (_, first) = build();
+    assert!(!figures_of(&first).is_empty(), "the page has a figure");
+
+    let sentence = "A sentence added to the prose.";
+    break_chapter(
+        copy.path(),
+        "drawing-world.md",
+        "{{#figure world 11 1}}",
+        &format!("{{{{#figure world 11 1}}}}\n\n{sentence}"),
+    );
+    let (stderr, page) = build();
+    assert!(page.contains(sentence), "the edit is in the book");
+    assert!(!stderr.contains("Compiling"), "nothing compiled:\n{stderr}");
+    assert_eq!(figures_of(&page), figures_of(&first));
+
+    break_chapter(
+        copy.path(),
+        "drawing-world.md",
+        "pub const BLOCKED_COLOR: Color = BLACK;",
+        "pub const BLOCKED_COLOR: Color = WHITE;",
+    );
+    let (stderr, page) = build();
+    assert!(
+        stderr.contains("Compiling chat-noir-figures"),
+        "the figures program is built again:\n{stderr}"
+    );
+    assert_ne!(figures_of(&page), figures_of(&first));
 }
 
 #[test]

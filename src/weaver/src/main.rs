@@ -5,18 +5,21 @@
 //! every problem at its Markdown place if there is one: a book with a broken chunk is never published
 //! half woven. The figures are drawn by the game's own code, in a separate program
 //! (`chat-noir-figures`) that this one builds with cargo and runs; its compile errors are shown at
-//! their places in the book too. This program itself depends on no code of the game, so nothing in
-//! the book can keep it from starting.
+//! their places in the book too. The figures are kept, and drawn again only when the code they are
+//! drawn from changes, so that a prose edit compiles and runs nothing of the game. This program
+//! itself depends on no code of the game, so nothing in the book can keep it from starting.
 //!
 //! mdbook's preprocessor protocol is a JSON pair `[context, book]` in and the book out. This program
 //! reads it as plain JSON and changes nothing but the chapters' `content`, so it needs no more than
 //! `serde_json`: building the book's first time is then mostly the game's library, not mdbook's.
 
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
+use literate::TangledFile;
 use literate::cargo_check::{cargo, renderer_for};
 use literate::weave::{Chapter, figure_requests, weave};
 use serde_json::Value;
@@ -104,7 +107,7 @@ fn weave_book(crate_dir: &Path, book: &mut Value) -> Result<(), usize> {
     visit_chapters(&mut book["items"], &mut |chapter| {
         chapters.extend(as_chapter(chapter))
     });
-    let drawn = draw_figures(crate_dir, &figure_requests(&chapters))?;
+    let drawn = draw_figures(crate_dir, &outcome.files, &figure_requests(&chapters))?;
     let mut figures = |words: &[&str]| {
         drawn
             .get(&words.join(" "))
@@ -152,24 +155,149 @@ fn as_chapter(chapter: &Value) -> Option<Chapter> {
 
 /// Builds the figures program and has it draw every figure asked for; the answers are keyed by the
 /// directive's words joined with spaces. Compile errors are printed at their Markdown places, and
-/// their number returned.
+/// their number returned. Figures drawn from the same code before are taken as they were (see
+/// [`Drawn`]): a prose edit builds and runs nothing.
 fn draw_figures(
     crate_dir: &Path,
+    tangled: &[TangledFile],
     requests: &[Vec<String>],
 ) -> Result<HashMap<String, Result<String, String>>, usize> {
     if requests.is_empty() {
         return Ok(HashMap::new());
     }
-    let program = build_figures(crate_dir)?;
+    let sources = sources_hash(crate_dir, tangled);
+    let before = Drawn::read().filter(|drawn| drawn.is_drawn_from(sources));
+    let keys: Vec<String> = requests.iter().map(|words| words.join(" ")).collect();
+    if let Some(answers) = before.as_ref().and_then(|drawn| drawn.answers_to(&keys)) {
+        return Ok(answers);
+    }
+    let program = match before {
+        Some(drawn) => drawn.program,
+        None => build_figures(crate_dir)?,
+    };
     let answers = run_figures(&program, requests).map_err(|message: String| {
         eprintln!("error: {message}");
         1_usize
     })?;
-    Ok(requests
-        .iter()
-        .map(|words| words.join(" "))
-        .zip(answers)
-        .collect())
+    let answers: HashMap<_, _> = keys.into_iter().zip(answers).collect();
+    if let Some(key) = drawn_key(sources, &program) {
+        Drawn::write(key, &program, &answers);
+    }
+    Ok(answers)
+}
+
+/// Figures drawn by an earlier build, with what they were drawn from. They are kept in a file beside
+/// this program's own, in cargo's target directory, and taken again only while everything the
+/// figures program is built from and the program itself are as they were: the book's code as
+/// tangled (prose is not part of it), the crate's own files (manifest, lock file, build script, the
+/// shells in `src/`) and the figures program's source, and the program's file as built. Cargo would
+/// build the program again after any edit to the book, as the build script reruns; this is what
+/// spares a prose edit that.
+struct Drawn {
+    key: u64,
+    program: PathBuf,
+    answers: HashMap<String, Result<String, String>>,
+}
+
+impl Drawn {
+    /// Where the figures drawn are kept: beside this program, if it knows where it is.
+    fn path() -> Option<PathBuf> {
+        let exe = std::env::current_exe().ok()?;
+        Some(exe.with_file_name(format!("{FIGURES}.drawn.json")))
+    }
+
+    /// The figures kept, if there are any and they can be read.
+    fn read() -> Option<Drawn> {
+        let kept: Value = serde_json::from_slice(&std::fs::read(Drawn::path()?).ok()?).ok()?;
+        let answers = kept["answers"].as_object()?;
+        Some(Drawn {
+            key: kept["key"].as_str()?.parse().ok()?,
+            program: PathBuf::from(kept["program"].as_str()?),
+            answers: answers
+                .iter()
+                .map(|(k, v)| (k.clone(), answer(v)))
+                .collect(),
+        })
+    }
+
+    /// Whether these figures were drawn from `sources` by the program as it is now.
+    fn is_drawn_from(&self, sources: u64) -> bool {
+        drawn_key(sources, &self.program) == Some(self.key)
+    }
+
+    /// The answers to every one of `keys`, if all were drawn.
+    fn answers_to(&self, keys: &[String]) -> Option<HashMap<String, Result<String, String>>> {
+        let answer = |key: &String| Some((key.clone(), self.answers.get(key)?.clone()));
+        keys.iter().map(answer).collect()
+    }
+
+    /// Keeps `answers`, drawn by `program` with `key`. Written whole, then renamed into place, so
+    /// that a build running at the same time never reads half of it; a figure that cannot be kept
+    /// is drawn again next time.
+    fn write(key: u64, program: &Path, answers: &HashMap<String, Result<String, String>>) {
+        let Some(path) = Drawn::path() else { return };
+        let answers: serde_json::Map<String, Value> = answers
+            .iter()
+            .map(|(key, answer)| (key.clone(), as_json(answer)))
+            .collect();
+        let kept = serde_json::json!({
+            "key": key.to_string(),
+            "program": program.display().to_string(),
+            "answers": answers,
+        });
+        let partial = path.with_extension(format!("{}.partial", std::process::id()));
+        let written = std::fs::write(&partial, kept.to_string()).is_ok();
+        if !(written && std::fs::rename(&partial, &path).is_ok()) {
+            let _ = std::fs::remove_file(&partial);
+        }
+    }
+}
+
+/// A hash of what the figures program is built from, but for the program itself: the tangled
+/// files, and the crate's own files and the figures program's source, each with its path.
+fn sources_hash(crate_dir: &Path, tangled: &[TangledFile]) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    for file in tangled {
+        (&file.name, &file.text).hash(&mut hasher);
+    }
+    let mut own = ["Cargo.toml", "Cargo.lock", "build.rs"]
+        .map(|f| crate_dir.join(f))
+        .to_vec();
+    own.extend(files_in(&crate_dir.join("src"), false));
+    own.extend(files_in(&crate_dir.join("src/figures"), true));
+    for file in own {
+        (&file, std::fs::read(&file).ok()).hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+/// The key of figures drawn from `sources` by `program`: the sources' hash with the program's size
+/// and time, or `None` when the program is not there.
+fn drawn_key(sources: u64, program: &Path) -> Option<u64> {
+    let meta = std::fs::metadata(program).ok()?;
+    let mut hasher = DefaultHasher::new();
+    (sources, program, meta.len(), meta.modified().ok()).hash(&mut hasher);
+    Some(hasher.finish())
+}
+
+/// The files in `dir`, in order, and in its subdirectories too when `deep` (but for `target`).
+fn files_in(dir: &Path, deep: bool) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_file() {
+            files.push(path);
+        } else if deep && path.is_dir() && !path.ends_with("target") {
+            files.extend(files_in(&path, true));
+        }
+    }
+    files
 }
 
 /// Builds `chat-noir-figures` with cargo (its progress shows as it compiles) and returns its path.
@@ -241,5 +369,13 @@ fn answer(value: &serde_json::Value) -> Result<String, String> {
         (Some(html), _) => Ok(html.to_string()),
         (None, Some(error)) => Err(error.to_string()),
         (None, None) => Err(format!("an answer that is neither html nor error: {value}")),
+    }
+}
+
+/// An answer as the figures program gave it, to be kept.
+fn as_json(answer: &Result<String, String>) -> Value {
+    match answer {
+        Ok(html) => serde_json::json!({ "html": html }),
+        Err(error) => serde_json::json!({ "error": error }),
     }
 }
