@@ -39,12 +39,19 @@ fn build(dest: &Path) {
 
 /// Runs `mdbook build` on the book of the crate in `crate_dir`.
 fn mdbook_build(crate_dir: &Path, dest: &Path) -> std::process::Output {
-    Command::new("mdbook")
-        .args(["build", "book", "--dest-dir"])
-        .arg(dest)
-        .current_dir(crate_dir)
+    mdbook_command(crate_dir, dest)
         .output()
         .expect("mdbook runs (bash .ci/run installs it)")
+}
+
+/// The `mdbook build` of the book of the crate in `crate_dir` into `dest`, to be run.
+fn mdbook_command(crate_dir: &Path, dest: &Path) -> Command {
+    let mut command = Command::new("mdbook");
+    command
+        .args(["build", "book", "--dest-dir"])
+        .arg(dest)
+        .current_dir(crate_dir);
+    command
 }
 
 /// Every `href="…"` of a page.
@@ -279,10 +286,7 @@ fn a_broken_book_never_builds_and_says_where_it_is_broken() {
     // The copy compiles in a target directory of its own, kept between runs.
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("broken-book-target");
     let build = |dest: &Path| {
-        let output = Command::new("mdbook")
-            .args(["build", "book", "--dest-dir"])
-            .arg(dest)
-            .current_dir(copy.path())
+        let output = mdbook_command(copy.path(), dest)
             .env("CARGO_TARGET_DIR", &target)
             .output()
             .expect("mdbook runs (bash .ci/run installs it)");
@@ -353,10 +357,7 @@ fn a_prose_edit_compiles_nothing_and_a_code_edit_draws_the_figures_again() {
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("edited-book-target");
     let build = || {
         let dest = tempfile::tempdir().expect("a temporary directory");
-        let output = Command::new("mdbook")
-            .args(["build", "book", "--dest-dir"])
-            .arg(dest.path())
-            .current_dir(copy.path())
+        let output = mdbook_command(copy.path(), dest.path())
             .env("CARGO_TARGET_DIR", &target)
             .output()
             .expect("mdbook runs (bash .ci/run installs it)");
