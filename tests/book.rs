@@ -135,6 +135,18 @@ fn the_built_book_has_every_chapter_caption_link_and_figure() {
             );
             links += 1;
         }
+        for href in hrefs(html).into_iter().filter(|h| !h.contains("://")) {
+            let (file, anchor) = href.split_once('#').unwrap_or((href, ""));
+            if !file.ends_with(".html") {
+                continue;
+            }
+            let target = fs::read_to_string(dest.path().join(file))
+                .unwrap_or_else(|_| panic!("{path}: the link {href} leads to no page"));
+            assert!(
+                anchor.is_empty() || target.contains(&format!("id=\"{anchor}\"")),
+                "{path}: the link {href} lands on no anchor of {file}"
+            );
+        }
         for code in rust_code(html) {
             assert!(
                 !code.contains("&gt;&gt;="),
@@ -630,4 +642,181 @@ fn cycle_through(uses: &BTreeMap<&str, Vec<&str>>, start: &str) -> Option<String
         }
     }
     None
+}
+
+/// The part titles of the book, in order, as `SUMMARY.md` must give them.
+const PARTS: [&str; 5] = [
+    "Part I — The game",
+    "Part II — Playing it today",
+    "Part III — Can the cat always be caught?",
+    "Part IV — Making it fast",
+    "Appendices",
+];
+
+/// What follows the parts in `SUMMARY.md`: the indexes, after a separator.
+const AFTER_THE_PARTS: &str = "after the parts";
+
+/// Each chapter `SUMMARY.md` lists, with the title of the part it is in: "" before the first part,
+/// [`AFTER_THE_PARTS`] after the separator that closes the last.
+fn chapters_by_part() -> Vec<(String, String)> {
+    let summary = fs::read_to_string(book_src().join("SUMMARY.md")).expect("SUMMARY.md");
+    let mut part = String::new();
+    let mut listed = Vec::new();
+    for line in summary
+        .lines()
+        .skip_while(|line| !line.starts_with("# "))
+        .skip(1)
+    {
+        if let Some(title) = line.strip_prefix("# ") {
+            part = title.trim().to_string();
+        } else if line.trim() == "---" {
+            part = AFTER_THE_PARTS.to_string();
+        } else if let Some(path) = line
+            .split("](")
+            .nth(1)
+            .and_then(|rest| rest.split(')').next())
+        {
+            listed.push((path.to_string(), part.clone()));
+        }
+    }
+    listed
+}
+
+/// Whether a chapter belongs to the argument of the book: Parts I to III.
+fn in_the_argument(part: &str) -> bool {
+    PARTS[..3].contains(&part)
+}
+
+#[test]
+fn the_book_is_in_four_parts_and_appendices() {
+    let listed = chapters_by_part();
+    let mut parts: Vec<&str> = listed.iter().map(|(_, part)| part.as_str()).collect();
+    parts.dedup();
+    assert_eq!(
+        parts,
+        [&[""], &PARTS[..], &[AFTER_THE_PARTS]].concat(),
+        "SUMMARY.md: the landing page, then the four parts and the appendices, then the indexes"
+    );
+}
+
+/// The most parts a chunk other than a root may have: more is a list, not an idea.
+const MOST_PARTS: usize = 6;
+
+#[test]
+fn every_chunk_name_is_one_idea_of_a_few_parts() {
+    let web = web();
+    let mut parts: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for part in &web.parts {
+        parts
+            .entry(part.name.as_str())
+            .or_default()
+            .push(part.header.to_string());
+    }
+    let lists: Vec<String> = parts
+        .iter()
+        .filter(|(name, places)| !name.starts_with("file:") && places.len() > MOST_PARTS)
+        .map(|(name, places)| {
+            format!(
+                "⟨{name}⟩ has {} parts (at most {MOST_PARTS}): {}; give its parts names that say what each does",
+                places.len(),
+                places.join(", ")
+            )
+        })
+        .collect();
+    assert!(lists.is_empty(), "{}", lists.join("\n"));
+}
+
+/// The most records of runs (timings, sizes, dates, run counts) the prose of Parts I to III may hold:
+/// results live in Part IV and the appendices, in tables with their commands.
+const MOST_RECORDS_IN_THE_ARGUMENT: usize = 10;
+
+/// Whether a line of prose records a run: a time or a size with its unit, a date, or a count of runs.
+fn records_a_run(line: &str) -> bool {
+    const UNITS: [&str; 16] = [
+        "ns", "µs", "ms", "s", "second", "seconds", "minute", "minutes", "hour", "hours", "KB",
+        "MB", "GB", "GiB", "MiB", "min",
+    ];
+    const MONTHS: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | ',' | ';' | ':'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let number = |w: &str| w.chars().next().is_some_and(|c| c.is_ascii_digit());
+    let with_unit = |w: &str| {
+        UNITS.iter().any(|unit| {
+            w.strip_suffix(unit)
+                .is_some_and(|n| number(n) && n.chars().all(|c| c.is_ascii_digit() || c == '.'))
+        })
+    };
+    let after_number = |w: &str| {
+        let w = w.trim_end_matches(['.', ',']);
+        UNITS.contains(&w) || MONTHS.contains(&w) || w == "runs"
+    };
+    let counted = |w: &str| number(w) || ["two", "three", "four", "five", "ten"].contains(&w);
+    words
+        .iter()
+        .any(|w| with_unit(w.trim_end_matches(['.', ','])))
+        || words
+            .windows(2)
+            .any(|pair| counted(pair[0]) && after_number(pair[1]))
+}
+
+#[test]
+fn the_argument_carries_ideas_not_records_of_runs() {
+    let mut records = Vec::new();
+    for (path, part) in chapters_by_part() {
+        if !in_the_argument(&part) {
+            continue;
+        }
+        let text = fs::read_to_string(book_src().join(&path)).expect("a listed chapter");
+        let code: Vec<_> = fenced_blocks(&text).into_iter().map(|b| b.range).collect();
+        let mut offset = 0;
+        for (number, line) in text.split_inclusive('\n').enumerate() {
+            let in_code = code.iter().any(|r| r.contains(&offset));
+            if !in_code && records_a_run(line) {
+                records.push(format!("book/src/{path}:{}: {}", number + 1, line.trim()));
+            }
+            offset += line.len();
+        }
+    }
+    assert!(
+        records.len() <= MOST_RECORDS_IN_THE_ARGUMENT,
+        "Parts I to III hold {} records of runs (at most {MOST_RECORDS_IN_THE_ARGUMENT}); move them to a table in Part IV or an appendix:\n{}",
+        records.len(),
+        records.join("\n")
+    );
+}
+
+#[test]
+fn records_of_runs_are_recognised() {
+    for line in [
+        "took 130 seconds rather than 111",
+        "hover answers in 2.3 ms (median of 20)",
+        "(50 min 40 s wall, 4.5 GB)",
+        "measured on 24 November",
+        "two runs of each",
+        "up to 5.8GB",
+    ] {
+        assert!(records_a_run(line), "{line}");
+    }
+    for line in [
+        "the cat steps 3 cells",
+        "an 11×11 board with 6 cells blocked",
+        "seeds 1 to 10,000",
+    ] {
+        assert!(!records_a_run(line), "{line}");
+    }
 }
