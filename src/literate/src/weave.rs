@@ -527,25 +527,49 @@ impl<'w> Weaver<'w> {
     /// Links to the parts that use the chunk `name`, or `None` if nothing uses it.
     fn user_links(&self, chapter: usize, name: &str) -> Option<String> {
         let users = self.users.get(name)?;
-        let links: Vec<String> = users
+        Some(self.part_links(chapter, users))
+    }
+
+    /// Links, by name, to the parts `parts`, from a page of `chapter`.
+    fn part_links(&self, chapter: usize, parts: &[usize]) -> String {
+        let links: Vec<String> = parts
             .iter()
             .map(|&u| {
-                let part = &self.web.parts[u];
                 format!(
                     "<a href=\"{}\">⟨{}⟩</a>",
                     self.href(chapter, u),
-                    escape(&part.name)
+                    escape(&self.web.parts[u].name)
                 )
             })
             .collect();
-        Some(links.join(", "))
+        links.join(", ")
     }
 
+    /// Where a chunk is used, under its first part only, and only where that tells the reader
+    /// something: a root of the same chapter, shown at the chapter's top, is left out.
     fn footer(&self, chapter: usize, i: usize) -> String {
-        match self.user_links(chapter, &self.web.parts[i].name) {
-            Some(links) => format!("<div class=\"chunk-footer\">Used in {links}.</div>\n"),
-            None => String::new(),
+        let name = &self.web.parts[i].name;
+        if self.web.part_indices(name).first() != Some(&i) {
+            return String::new();
         }
+        let users: Vec<usize> = self
+            .users
+            .get(name.as_str())
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&u| {
+                let user = &self.web.parts[u];
+                !(root_file(&user.name).is_some() && user.chapter == chapter)
+            })
+            .collect();
+        if users.is_empty() {
+            return String::new();
+        }
+        format!(
+            "<div class=\"chunk-footer\">Used in {}.</div>\n",
+            self.part_links(chapter, &users)
+        )
     }
 
     /// Every chunk in alphabetical order, with its chapter, links to all its parts and to the parts
@@ -589,6 +613,7 @@ impl<'w> Weaver<'w> {
         let mut names: Vec<&String> = self.identifiers.defined.keys().collect();
         names.sort_by_key(|name| (name.to_lowercase(), name.as_str()));
         let mut out = String::from("<div class=\"identifier-index\">\n");
+        out.push_str(&letter_row(&names));
         let mut initial = None;
         for name in names {
             let first = name.chars().next().map(|c| c.to_ascii_uppercase());
@@ -631,14 +656,15 @@ impl<'w> Weaver<'w> {
                     format!(" <code>{}</code>", escape(&path))
                 };
                 format!(
-                    "<span class=\"identifier-definition\">{}{path} in <a href=\"{}\"><strong>⟨{}⟩</strong></a></span>",
+                    "<span class=\"identifier-definition\">{}{path} in <a href=\"{}\"><strong>⟨{}⟩</strong></a> ({})</span>",
                     definition.kind,
                     self.href(chapter, *part),
-                    escape(&self.web.parts[*part].name)
+                    escape(&self.web.parts[*part].name),
+                    escape(&self.chapters[self.web.parts[*part].chapter].title)
                 )
             })
             .collect();
-        let mut chunks_using: Vec<&str> = Vec::new();
+        let mut chapters_using: Vec<usize> = Vec::new();
         let uses: Vec<String> = self
             .identifiers
             .uses
@@ -647,16 +673,16 @@ impl<'w> Weaver<'w> {
             .flatten()
             .filter(|part| !defining.contains(part))
             .filter(|&&part| {
-                let chunk = self.web.parts[part].name.as_str();
-                let first = !chunks_using.contains(&chunk);
-                chunks_using.push(chunk);
+                let using = self.web.parts[part].chapter;
+                let first = !chapters_using.contains(&using);
+                chapters_using.push(using);
                 first
             })
             .map(|&part| {
                 format!(
-                    "<a href=\"{}\">⟨{}⟩</a>",
+                    "<a href=\"{}\">{}</a>",
                     self.href(chapter, part),
-                    escape(&self.web.parts[part].name)
+                    escape(&self.chapters[self.web.parts[part].chapter].title)
                 )
             })
             .collect();
@@ -672,6 +698,21 @@ impl<'w> Weaver<'w> {
             definitions.join("; ")
         )
     }
+}
+
+/// A row of the initials of `names` (sorted), each a link to its letter in the index of identifiers.
+fn letter_row(names: &[&String]) -> String {
+    let mut letters: Vec<char> = names
+        .iter()
+        .filter_map(|name| name.chars().next())
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    letters.dedup();
+    let links: Vec<String> = letters
+        .iter()
+        .map(|letter| format!("<a href=\"#identifiers-{letter}\">{letter}</a>"))
+        .collect();
+    format!("<p class=\"identifier-letters\">{}</p>\n", links.join(" "))
 }
 
 /// The anchor of a name's entry in the index of identifiers.
@@ -807,6 +848,31 @@ mod tests {
     }
 
     #[test]
+    fn a_footer_says_where_a_chunk_is_used_only_where_the_caption_and_root_do_not() {
+        let a = chapter(
+            "a.md",
+            "```rust\n// <<file:lib.rs>>=\n// <<near>>\n// <<far>>\n```\n\nNear.\n\n```rust\n// <<near>>=\nfn near() {}\n```\n\nMore.\n\n```rust\n// <<near>>+=\nfn nearer() {}\n```\n",
+        );
+        let b = chapter(
+            "b.md",
+            "```rust\n// <<far>>=\nfn far() {}\n```\n\nMore.\n\n```rust\n// <<far>>+=\nfn farther() {}\n```\n",
+        );
+        let (woven, problems) = weave(&[a, b], "book/src", &Roles::new(), &mut no_figures);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert!(
+            !woven[0].contains("chunk-footer"),
+            "a chunk used only by its chapter's root has no footer:\n{}",
+            woven[0]
+        );
+        assert_eq!(
+            woven[1].matches("<div class=\"chunk-footer\">Used in <a href=\"a.html#chunk-file-lib-rs-1\">⟨file:lib.rs⟩</a>.</div>").count(),
+            1,
+            "a chunk used from another chapter says so once, under its first part:\n{}",
+            woven[1]
+        );
+    }
+
+    #[test]
     fn identifiers_link_to_their_definition_and_are_indexed() {
         let a = chapter(
             "a.md",
@@ -829,7 +895,11 @@ mod tests {
         );
         assert_contains(
             &woven[2],
-            "<li id=\"ident-Grid\"><code>Grid</code>: <span class=\"identifier-definition\">struct in <a href=\"a.html#chunk-file-lib-rs-1\"><strong>⟨file:lib.rs⟩</strong></a></span>; used in <a href=\"b.html#chunk-uses-1\">⟨uses⟩</a></li>",
+            "<li id=\"ident-Grid\"><code>Grid</code>: <span class=\"identifier-definition\">struct in <a href=\"a.html#chunk-file-lib-rs-1\"><strong>⟨file:lib.rs⟩</strong></a> (a.md)</span>; used in <a href=\"b.html#chunk-uses-1\">b.md</a></li>",
+        );
+        assert_contains(
+            &woven[2],
+            "<p class=\"identifier-letters\"><a href=\"#identifiers-G\">G</a> <a href=\"#identifiers-M\">M</a> <a href=\"#identifiers-N\">N</a></p>",
         );
         assert_contains(&woven[2], "method <code>Grid::new</code>");
         assert_contains(&woven[2], "function in <a href=\"b.html#chunk-uses-1\">");
