@@ -418,3 +418,63 @@ fn searching_for_a_chunks_name_lands_on_the_chunk() {
     follow(&tab, &result, "#chunk-key-presses-1");
     assert!(tab.get_url().contains("input.html"), "{}", tab.get_url());
 }
+
+/// What overflows the column at the width the page has: figures and code blocks that reach past
+/// the sides of the text column (where `main`'s paragraphs stand, and never past the window), code
+/// blocks too wide for themselves that do not scroll, and a page wider than the window.
+const OVERFLOWS: &str = r#"(() => {
+    const text = (document.querySelector("main > p") || document.querySelector("main")).getBoundingClientRect();
+    const column = { left: Math.max(text.left, 0), right: Math.min(text.right, window.innerWidth) };
+    const outside = (e) => { const r = e.getBoundingClientRect(); return r.left < column.left - 1 || r.right > column.right + 1; };
+    const found = [];
+    document.querySelectorAll("figure.chunk-figure svg").forEach((svg, i) => { if (outside(svg)) found.push("figure " + (i + 1) + " reaches past the column"); });
+    document.querySelectorAll("pre").forEach((pre, i) => {
+        if (outside(pre)) found.push("code block " + (i + 1) + " reaches past the column");
+        const scrolls = ["auto", "scroll"].includes(getComputedStyle(pre).overflowX);
+        if (pre.scrollWidth > pre.clientWidth && !scrolls) found.push("code block " + (i + 1) + " is cut, not scrolled");
+    });
+    if (document.documentElement.scrollWidth > window.innerWidth) found.push("the page is " + document.documentElement.scrollWidth + " px wide");
+    return JSON.stringify(found);
+})()"#;
+
+#[test]
+#[ignore = "needs mdbook and chromium: bash .ci/run installs them"]
+fn at_a_phone_width_every_figure_fits_and_code_scrolls_inside_itself() {
+    let browser = browser();
+    let tab = open(&browser, "index.html");
+    tab.call_method(Emulation::SetDeviceMetricsOverride {
+        width: 390,
+        height: 844,
+        device_scale_factor: 1.0,
+        mobile: true,
+        scale: None,
+        screen_width: None,
+        screen_height: None,
+        position_x: None,
+        position_y: None,
+        dont_set_visible_size: None,
+        screen_orientation: None,
+        viewport: None,
+        display_feature: None,
+        device_posture: None,
+    })
+    .expect("a phone's width");
+    let mut overflows = Vec::new();
+    for page in pages() {
+        go(&tab, &page);
+        let found = eval(&tab, OVERFLOWS);
+        let found: Vec<String> = serde_json::from_str(found.as_str().expect("a JSON list"))
+            .expect("a list of what overflows");
+        overflows.extend(found.into_iter().map(|what| format!("{page}: {what}")));
+    }
+    go(&tab, "world.html");
+    let png = tab
+        .capture_screenshot(Page::CaptureScreenshotFormatOption::Png, None, None, true)
+        .expect("a screenshot");
+    fs::write(screenshots().join("world-390px.png"), png).unwrap();
+    assert!(
+        overflows.is_empty(),
+        "at 390 px wide:\n{}",
+        overflows.join("\n")
+    );
+}
