@@ -820,3 +820,54 @@ fn records_of_runs_are_recognised() {
         assert!(!records_a_run(line), "{line}");
     }
 }
+
+/// The longest median a non-test part of Parts I to III may have, in lines: the original's parts
+/// have 7, pbrt's 5 to 20.
+const LONGEST_MEDIAN_PART: usize = 15;
+/// The largest share of Parts I to III's chunk lines that may be test code, in percent: the
+/// original's tests stay where the original has them, ours are in the appendices.
+const LARGEST_TEST_SHARE: usize = 25;
+
+/// The chunk parts of Parts I to III, each as (lines, whether only the tests use it).
+fn parts_of_the_argument(web: &Web) -> Vec<(usize, bool)> {
+    let argument: BTreeSet<String> = chapters_by_part()
+        .into_iter()
+        .filter(|(_, part)| in_the_argument(part))
+        .map(|(path, _)| format!("book/src/{path}"))
+        .collect();
+    let game_roots: Vec<&str> = web
+        .names()
+        .iter()
+        .map(String::as_str)
+        .filter(|name| name.starts_with("file:") && !TEST_ROOTS.contains(name))
+        .collect();
+    let game = reached_from(web, &game_roots);
+    web.parts
+        .iter()
+        .filter(|part| argument.contains(&web.chapters[part.chapter].display))
+        .map(|part| (part.body.len(), !game.contains(part.name.as_str())))
+        .collect()
+}
+
+#[test]
+fn parts_one_to_three_are_short_chunks_mostly_of_the_game() {
+    let web = web();
+    let parts = parts_of_the_argument(&web);
+    let mut game: Vec<usize> = parts
+        .iter()
+        .filter(|(_, test)| !test)
+        .map(|(lines, _)| *lines)
+        .collect();
+    game.sort_unstable();
+    let median = game[game.len() / 2];
+    assert!(
+        median <= LONGEST_MEDIAN_PART,
+        "the median non-test part of Parts I to III has {median} lines (at most {LONGEST_MEDIAN_PART}): split long parts into named steps"
+    );
+    let all: usize = parts.iter().map(|(lines, _)| lines).sum();
+    let tests: usize = parts.iter().filter(|(_, test)| *test).map(|(lines, _)| lines).sum();
+    assert!(
+        tests * 100 <= all * LARGEST_TEST_SHARE,
+        "{tests} of Parts I to III's {all} chunk lines are tests (at most {LARGEST_TEST_SHARE} %): our own tests belong in the appendices"
+    );
+}
