@@ -4,7 +4,7 @@
 //! builds, and says where it is broken; a prose edit compiles nothing, and a code edit draws the
 //! figures again; building the book never compiles the game's window.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -474,8 +474,8 @@ fn web() -> Web {
 }
 
 /// The chunks that roots in `roots` reach, through any number of references.
-fn reached_from<'w>(web: &'w Web, roots: &[&'w str]) -> std::collections::HashSet<&'w str> {
-    let mut reached: std::collections::HashSet<&str> = roots.iter().copied().collect();
+fn reached_from<'w>(web: &'w Web, roots: &[&'w str]) -> HashSet<&'w str> {
+    let mut reached: HashSet<&str> = roots.iter().copied().collect();
     let mut next: Vec<&str> = roots.to_vec();
     while let Some(name) = next.pop() {
         for part in web.parts_of(name) {
@@ -865,9 +865,132 @@ fn parts_one_to_three_are_short_chunks_mostly_of_the_game() {
         "the median non-test part of Parts I to III has {median} lines (at most {LONGEST_MEDIAN_PART}): split long parts into named steps"
     );
     let all: usize = parts.iter().map(|(lines, _)| lines).sum();
-    let tests: usize = parts.iter().filter(|(_, test)| *test).map(|(lines, _)| lines).sum();
+    let tests: usize = parts
+        .iter()
+        .filter(|(_, test)| *test)
+        .map(|(lines, _)| lines)
+        .sum();
     assert!(
         tests * 100 <= all * LARGEST_TEST_SHARE,
         "{tests} of Parts I to III's {all} chunk lines are tests (at most {LARGEST_TEST_SHARE} %): our own tests belong in the appendices"
+    );
+}
+
+/// The most of the book's own types, functions and constants that Parts I to III's code may use
+/// before the chapter that defines them; each is introduced by a sentence that says where it comes
+/// from.
+const MOST_NAMES_BEFORE_THEIR_CHAPTER: usize = 5;
+
+/// The root of the benchmarks, which use the program and are no part of it.
+const BENCHMARK_ROOT: &str = "file:speed.rs";
+
+/// The part of `web` a place in a chapter falls in, if any.
+fn part_at(web: &Web, place: &literate::Place) -> Option<usize> {
+    web.parts.iter().position(|part| {
+        part.body.first().is_some_and(|first| {
+            let last = &part.body[part.body.len() - 1];
+            first.place.file == place.file
+                && (first.place.line..=last.place.line).contains(&place.line)
+        })
+    })
+}
+
+/// The book's own top-level items (functions, types, constants) that the program's parts define,
+/// each with the place in book order of the chapter that defines it; and the names each chapter binds
+/// locally somewhere, as (chapter, name): there a bare word of that name is taken for the local.
+fn defined_items(
+    web: &Web,
+    program: &HashSet<&str>,
+) -> (BTreeMap<String, usize>, HashSet<(usize, String)>) {
+    let files = literate::tangle(web).expect("the book tangles");
+    let names = literate::identifiers::names(&files);
+    let mut items = BTreeMap::new();
+    for definition in names.definitions {
+        let Some(part) = part_at(web, &definition.place) else {
+            continue;
+        };
+        if definition.owner.is_none() && program.contains(web.parts[part].name.as_str()) {
+            let chapter = web.parts[part].chapter;
+            items
+                .entry(definition.name)
+                .and_modify(|first: &mut usize| *first = (*first).min(chapter))
+                .or_insert(chapter);
+        }
+    }
+    let bound = names
+        .bindings
+        .into_iter()
+        .filter_map(|(name, place)| Some((web.parts[part_at(web, &place)?].chapter, name)))
+        .collect();
+    (items, bound)
+}
+
+/// Whether `name` in `line` names something declared there rather than an item: a field or a
+/// parameter (`cat: Posn`), or an associated type bound (`IntoIterator<Item = Node>`).
+fn declared_here(line: &str, name: &str) -> bool {
+    line.match_indices(name).any(|(at, _)| {
+        let after = &line[at + name.len()..];
+        let before = line[..at].trim_end();
+        (after.starts_with(':') && !after.starts_with("::"))
+            || (after.trim_start().starts_with('=')
+                && !after.trim_start().starts_with("==")
+                && (before.ends_with('<') || before.ends_with(',')))
+    })
+}
+
+#[test]
+fn parts_one_to_three_use_few_names_before_their_chapter() {
+    let web = web();
+    let argument: BTreeSet<String> = chapters_by_part()
+        .into_iter()
+        .filter(|(_, part)| in_the_argument(part))
+        .map(|(path, _)| format!("book/src/{path}"))
+        .collect();
+    let game_roots: Vec<&str> = web
+        .names()
+        .iter()
+        .map(String::as_str)
+        .filter(|name| name.starts_with("file:") && !TEST_ROOTS.contains(name))
+        .collect();
+    let game = reached_from(&web, &game_roots);
+    let program_roots: Vec<&str> = game_roots
+        .iter()
+        .copied()
+        .filter(|&root| root != BENCHMARK_ROOT)
+        .collect();
+    let program = reached_from(&web, &program_roots);
+    let (items, bound) = defined_items(&web, &program);
+    let mut early: BTreeMap<&str, String> = BTreeMap::new();
+    for part in &web.parts {
+        let chapter = &web.chapters[part.chapter];
+        if !argument.contains(&chapter.display) || !game.contains(part.name.as_str()) {
+            continue;
+        }
+        for line in part.body.iter().filter(|line| line.reference.is_none()) {
+            for (name, qualified) in literate::identifiers::identifiers(&line.text) {
+                let Some((defined_name, &defined)) = items.get_key_value(name) else {
+                    continue;
+                };
+                let local = bound.contains(&(part.chapter, name.to_string()));
+                if !qualified
+                    && !local
+                    && !declared_here(&line.text, name)
+                    && defined > part.chapter
+                {
+                    early.entry(defined_name.as_str()).or_insert_with(|| {
+                        format!(
+                            "{}: `{name}`, defined in {}",
+                            line.place, web.chapters[defined].display
+                        )
+                    });
+                }
+            }
+        }
+    }
+    assert!(
+        early.len() <= MOST_NAMES_BEFORE_THEIR_CHAPTER,
+        "Parts I to III use {} of the book's names before the chapter that defines them (at most {MOST_NAMES_BEFORE_THEIR_CHAPTER}); move the use to a continuation in that chapter, or the definition earlier:\n{}",
+        early.len(),
+        early.into_values().collect::<Vec<_>>().join("\n")
     );
 }
