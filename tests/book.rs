@@ -895,18 +895,29 @@ fn part_at(web: &Web, place: &literate::Place) -> Option<usize> {
     })
 }
 
-/// The book's own top-level items (functions, types, constants) that the program's parts define,
-/// each with the place in book order of the chapter that defines it; and the names each chapter binds
-/// locally somewhere, as (chapter, name): there a bare word of that name is taken for the local.
-fn defined_items(
-    web: &Web,
-    program: &HashSet<&str>,
-) -> (BTreeMap<String, usize>, HashSet<(usize, String)>) {
+/// What the book's code names, as the check of names before their chapter needs it.
+struct BookNames {
+    /// The book's own top-level items (functions, types, constants) that the program's parts
+    /// define, each with the place in book order of the chapter that defines it.
+    items: BTreeMap<String, usize>,
+    /// The names each chapter binds locally somewhere, as (chapter, name): there a bare word of that
+    /// name is taken for the local.
+    bound: HashSet<(usize, String)>,
+    /// Every item, variant or associated item, as (chapter file, line, name) where its name is
+    /// written: a definition, not a use.
+    declared: HashSet<(String, usize, String)>,
+}
+
+/// What the book's code names; `program` is the chunks of the program itself.
+fn book_names(web: &Web, program: &HashSet<&str>) -> BookNames {
     let files = literate::tangle(web).expect("the book tangles");
     let names = literate::identifiers::names(&files);
     let mut items = BTreeMap::new();
+    let mut declared = HashSet::new();
     for definition in names.definitions {
-        let Some(part) = part_at(web, &definition.place) else {
+        let place = &definition.place;
+        declared.insert((place.file.clone(), place.line, definition.name.clone()));
+        let Some(part) = part_at(web, place) else {
             continue;
         };
         if definition.owner.is_none() && program.contains(web.parts[part].name.as_str()) {
@@ -922,7 +933,11 @@ fn defined_items(
         .into_iter()
         .filter_map(|(name, place)| Some((web.parts[part_at(web, &place)?].chapter, name)))
         .collect();
-    (items, bound)
+    BookNames {
+        items,
+        bound,
+        declared,
+    }
 }
 
 /// Whether `name` in `line` names something declared there rather than an item: a field or a
@@ -959,7 +974,7 @@ fn parts_one_to_three_use_few_names_before_their_chapter() {
         .filter(|&root| root != BENCHMARK_ROOT)
         .collect();
     let program = reached_from(&web, &program_roots);
-    let (items, bound) = defined_items(&web, &program);
+    let names = book_names(&web, &program);
     let mut early: BTreeMap<&str, String> = BTreeMap::new();
     for part in &web.parts {
         let chapter = &web.chapters[part.chapter];
@@ -968,15 +983,16 @@ fn parts_one_to_three_use_few_names_before_their_chapter() {
         }
         for line in part.body.iter().filter(|line| line.reference.is_none()) {
             for (name, qualified) in literate::identifiers::identifiers(&line.text) {
-                let Some((defined_name, &defined)) = items.get_key_value(name) else {
+                let Some((defined_name, &defined)) = names.items.get_key_value(name) else {
                     continue;
                 };
-                let local = bound.contains(&(part.chapter, name.to_string()));
-                if !qualified
-                    && !local
-                    && !declared_here(&line.text, name)
-                    && defined > part.chapter
-                {
+                let local = names.bound.contains(&(part.chapter, name.to_string()));
+                let declared = names.declared.contains(&(
+                    line.place.file.clone(),
+                    line.place.line,
+                    name.to_string(),
+                )) || declared_here(&line.text, name);
+                if !qualified && !local && !declared && defined > part.chapter {
                     early.entry(defined_name.as_str()).or_insert_with(|| {
                         format!(
                             "{}: `{name}`, defined in {}",
