@@ -66,8 +66,20 @@ pub mod solve {
     include!(concat!(env!("OUT_DIR"), "/solve.rs"));
 }
 
-/// Every test in the book, gathered as the original gathers its tests in one chunk.
+/// The original's tests, gathered as the original gathers them.
 #[cfg(test)]
 mod tests {
     include!(concat!(env!("OUT_DIR"), "/tests.rs"));
+}
+
+/// Our own tests: those of Part II, properties of random boards, and snapshots.
+#[cfg(test)]
+mod our_tests {
+    include!(concat!(env!("OUT_DIR"), "/our_tests.rs"));
+}
+
+/// The solver's tests.
+#[cfg(test)]
+mod solver_tests {
+    include!(concat!(env!("OUT_DIR"), "/solver_tests.rs"));
 }
