@@ -469,8 +469,9 @@ impl<'w> Weaver<'w> {
 
     /// A part's caption: its name as a Markdown heading (so that the book's search finds the chunk
     /// by its name and lands on it), the sign of a definition or continuation, what a root becomes,
-    /// and where the chunk's parts are (drawn by `chunks.js` from `data-parts`, so that the search's
-    /// snippets are not full of part numbers).
+    /// and, for a chunk with parts in other chapters, where its parts are (drawn by `chunks.js` from
+    /// `data-parts`, so that the search's snippets are not full of part numbers); parts side by side
+    /// in one chapter need no such links.
     fn caption(&self, chapter: usize, i: usize) -> String {
         let part = &self.web.parts[i];
         let sign = if part.kind == PartKind::Define {
@@ -479,7 +480,8 @@ impl<'w> Weaver<'w> {
             "+≡"
         };
         let parts = self.web.part_indices(&part.name);
-        let nav = if parts.len() > 1 {
+        let elsewhere = parts.iter().any(|&p| self.web.parts[p].chapter != chapter);
+        let nav = if elsewhere {
             let links: Vec<Value> = parts
                 .iter()
                 .enumerate()
@@ -832,9 +834,10 @@ mod tests {
             &woven[0],
             "```rust,ignore,noplayground\nfn f() {\n    // <<the body>>\n}\n```",
         );
-        assert_contains(
-            &woven[1],
-            "data-parts=\"[{&quot;current&quot;:true,&quot;href&quot;:&quot;#chunk-the-body-1&quot;,&quot;n&quot;:1,&quot;title&quot;:&quot;this part&quot;},{&quot;current&quot;:false,&quot;href&quot;:&quot;#chunk-the-body-2&quot;,&quot;n&quot;:2,&quot;title&quot;:&quot;part 2, in this chapter&quot;}]\"",
+        assert!(
+            !woven[1].contains("data-parts"),
+            "parts side by side in one chapter need no links to each other:\n{}",
+            woven[1]
         );
         assert_contains(&woven[1], "<span class=\"chunk-sign\">+≡</span>");
         assert_contains(
@@ -844,6 +847,21 @@ mod tests {
         assert!(
             !woven.iter().any(|w| w.contains(">>=")),
             "no header marker is left"
+        );
+    }
+
+    #[test]
+    fn a_caption_links_the_parts_of_a_chunk_continued_in_another_chapter() {
+        let a = chapter(
+            "a.md",
+            "```rust\n// <<file:lib.rs>>=\n// <<the body>>\n```\n\nThe body.\n\n```rust\n// <<the body>>=\nfn f() {}\n```\n",
+        );
+        let b = chapter("b.md", "```rust\n// <<the body>>+=\nfn g() {}\n```\n");
+        let (woven, problems) = weave(&[a, b], "book/src", &Roles::new(), &mut no_figures);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_contains(
+            &woven[1],
+            "data-parts=\"[{&quot;current&quot;:false,&quot;href&quot;:&quot;a.html#chunk-the-body-1&quot;,&quot;n&quot;:1,&quot;title&quot;:&quot;part 1, in a.md&quot;},{&quot;current&quot;:true,&quot;href&quot;:&quot;#chunk-the-body-2&quot;,&quot;n&quot;:2,&quot;title&quot;:&quot;this part&quot;}]\"",
         );
     }
 
