@@ -12,12 +12,18 @@ use std::process::ExitCode;
 
 use chat_noir::bfs::{Distance, Node, lookup_in_table};
 use chat_noir::cat::{CatMode, cat};
-use chat_noir::drawing::{cell_center_x, cell_center_y, render_board, render_world};
-use chat_noir::image::{Image, image_width, to_svg, underlay_xy};
+use chat_noir::drawing::{
+    CIRCLE_RADIUS, cell_center_x, cell_center_y, crop_whiskers, render_board, render_world,
+};
+use chat_noir::graph::in_bounds;
+use chat_noir::image::{
+    Color, Image, Mode, circle, image_height, image_width, to_svg, underlay_xy,
+};
 use chat_noir::play::Game;
 use chat_noir::search::build_bfs_table;
+use chat_noir::solve::{Board, Cat, PERFECT_CAT_BUDGET, Position, Verdict, solve_position};
 use chat_noir::start::make_initial_world;
-use chat_noir::world::{Posn, State, World, empty_board, game_rng};
+use chat_noir::world::{Posn, State, World, block_cell, empty_board, game_rng};
 
 fn main() -> ExitCode {
     let mut input = String::new();
@@ -49,7 +55,10 @@ fn main() -> ExitCode {
 }
 
 const USAGE: &str = "known figures: empty-board N, board-coordinates N, cats-path N X Y, cat-faces, \
-                     distance-map N SEED, world N SEED, keys N SEED, coach N SEED";
+                     distance-map N SEED, world N SEED, keys N SEED, coach N SEED, \
+                     two-distance N SEED, escape-steps N, pen N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
+                     escape-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
+                     first-moves N SEED BUDGET";
 
 /// The figure that `words` (the directive after `{{#figure`) ask for.
 fn figure(words: &[&str]) -> Result<String, String> {
@@ -72,6 +81,13 @@ fn figure(words: &[&str]) -> Result<String, String> {
         ("world", &[n, seed]) => world(n, seed),
         ("keys", &[n, seed]) => keys(n, seed),
         ("coach", &[n, seed]) => coach(n, seed),
+        ("two-distance", &[n, seed]) => two_distance(n, seed),
+        ("escape-steps", &[n]) => escape_steps(n),
+        ("pen", &[n, ref cells @ ..]) => pen(&position_world(n, cells)?),
+        ("escape-after-blocks", &[n, ref cells @ ..]) => {
+            escape_after_blocks(&position_world(n, cells)?)
+        }
+        ("first-moves", &[n, seed, budget]) => first_moves(n, seed, budget),
         _ => Err(format!("no figure `{}`; {USAGE}", words.join(" "))),
     }
 }
@@ -192,6 +208,391 @@ fn coach(n: i32, seed: i32) -> Result<String, String> {
         escape(&game.status())
     );
     Ok(html(&to_svg(&game.picture(1.0)), &caption))
+}
+
+/// The first world of `seed`, each free cell labelled with its two-distance (the bound of "How many
+/// steps an escape takes at least"), painted where that is more than the cell's distance to the edge.
+fn two_distance(n: i32, seed: i32) -> Result<String, String> {
+    let board = solver_board(n)?;
+    let world = make_initial_world(n, &mut game_rng(seed as u64));
+    let Position { blocked, cat } = board.position(&world);
+    let two_distance = two_distances(&board, blocked);
+    let distance = |c: u32| Some(board.nearest_steps(blocked, c).1).filter(|&d| d != u32::MAX);
+    let farther = members(board.cells & !blocked & !board.edge)
+        .filter(|&c| two_distance(c) != distance(c))
+        .map(|c| (board.posn(c), MARKED));
+    let picture = painted_world(&world, farther);
+    let labels = members(board.cells & !blocked & !(1 << cat))
+        .map(|c| (board.posn(c), steps_label(two_distance(c)), false));
+    let caption = format!(
+        "The two-distance of each free cell of the first board of seed {seed} ({n}×{n}), as the solver \
+         counts it from the edge in; gold where it is more than the cell's distance to the edge. \
+         The cat's own is {}, its distance {}.",
+        steps_label(two_distance(cat)),
+        steps_label(distance(cat))
+    );
+    Ok(html(&with_labels(&to_svg(&picture), labels), &caption))
+}
+
+/// The empty board, each cell labelled with the fewest steps the perfect cat needs to get out from
+/// there, the player to move, as the solver proves them with the game's perfect cat's budget.
+fn escape_steps(n: i32) -> Result<String, String> {
+    let board = solver_board(n)?;
+    let out = |cat| {
+        let position = Position { blocked: 0, cat };
+        escape_label(proven(solve_position(
+            &board,
+            Cat::Perfect,
+            position,
+            PERFECT_CAT_BUDGET,
+        )))
+    };
+    let labels: Vec<(Posn, String, bool)> = members(board.cells)
+        .map(|c| (board.posn(c), out(c), false))
+        .collect();
+    let middle = Posn::new(n / 2, n / 2);
+    let (_, at_middle, _) = labels
+        .iter()
+        .find(|(p, ..)| *p == middle)
+        .expect("the middle is a cell of the board");
+    let caption = format!(
+        "The fewest steps the perfect cat needs to get out from each cell of the empty {n}×{n} board, \
+         the player to move, as the solver proves them: a cat on a cell labelled k is held for k − 1 \
+         steps. The middle, {}, is labelled {}.",
+        cell_name(middle),
+        at_middle
+    );
+    let svg = to_svg(&render_board(&empty_board(n), n, |_| false, None));
+    Ok(html(&with_labels(&svg, labels.into_iter()), &caption))
+}
+
+/// A penned cat: its pen painted, and its gates, each free cell labelled with its two-distance.
+fn pen(world: &World) -> Result<String, String> {
+    let board = solver_board(world.size)?;
+    let Position { blocked, cat } = board.position(world);
+    let two_distance = two_distances(&board, blocked);
+    let where_cat = cell_name(world.cat);
+    if let Some(d) = two_distance(cat) {
+        return Err(format!(
+            "the cat at {where_cat} has a two-distance, {d}: it is not penned"
+        ));
+    }
+    let free = board.cells & !blocked;
+    let counted = members(free)
+        .filter(|&c| two_distance(c).is_some())
+        .fold(0, |set, c| set | 1 << c);
+    let pen = flood(&board, 1 << cat, free & !counted);
+    let gates = board.spread(pen) & counted;
+    let painted = members(pen)
+        .map(|c| (board.posn(c), MARKED))
+        .chain(members(gates).map(|c| (board.posn(c), GATE)));
+    let labels =
+        members(free & !(1 << cat)).map(|c| (board.posn(c), steps_label(two_distance(c)), false));
+    let gate_cells: Vec<String> = members(gates).map(|c| cell_name(board.posn(c))).collect();
+    let caption = format!(
+        "The cat at {where_cat} of the {n}×{n} board has no two-distance: it is penned. Each free cell \
+         shows its two-distance (∞: none). Its pen, the cells it reaches without stepping on a cell \
+         that has one, is gold ({}); the pen's gates, the cells with a two-distance beside it, \
+         pink: {}.",
+        so_many(pen.count_ones(), "cell"),
+        gate_cells.join(", "),
+        n = world.size
+    );
+    Ok(html(
+        &with_labels(&to_svg(&painted_world(world, painted)), labels),
+        &caption,
+    ))
+}
+
+/// The perfect cat about to be blocked: each free cell labelled with the steps the cat needs to get
+/// out once that cell is blocked, painted where that is more than after a pass (the null move).
+fn escape_after_blocks(world: &World) -> Result<String, String> {
+    let board = solver_board(world.size)?;
+    let Position { blocked, cat } = board.position(world);
+    let out = |blocked| cat_to_move(&board, Cat::Perfect, blocked, cat, PERFECT_CAT_BUDGET);
+    let passed = out(blocked);
+    let after: Vec<(u32, Proven)> = members(board.cells & !blocked & !(1 << cat))
+        .map(|m| (m, out(blocked | 1 << m)))
+        .collect();
+    let longer = after
+        .iter()
+        .filter(|&&(_, proven)| proven != passed)
+        .map(|&(m, _)| (board.posn(m), MARKED));
+    let labels = after
+        .iter()
+        .map(|&(m, proven)| (board.posn(m), escape_label(proven), false));
+    let caption = format!(
+        "The perfect cat at {} of the {n}×{n} board, the player to move. After a pass it {}; each \
+         free cell shows how many steps it needs once that cell is blocked instead (∞: it never gets \
+         out), as the solver proves it of each step the cat may take. Only the gold cells hold it \
+         longer: each lies in the carrier of its escape after a pass.",
+        cell_name(world.cat),
+        escape_words(passed),
+        n = world.size
+    );
+    Ok(html(
+        &with_labels(&to_svg(&painted_world(world, longer)), labels),
+        &caption,
+    ))
+}
+
+/// The first world of `seed`, each first move labelled with what the solver proves of the game
+/// after it against the classic cat, every step of the cat solved with `budget` positions.
+fn first_moves(n: i32, seed: i32, budget: i32) -> Result<String, String> {
+    let board = solver_board(n)?;
+    let budget = usize::try_from(budget)
+        .ok()
+        .filter(|&b| b > 0)
+        .ok_or(format!("the budget is a number of positions, not {budget}"))?;
+    let world = make_initial_world(n, &mut game_rng(seed as u64));
+    let Position { blocked, cat } = board.position(&world);
+    let after: Vec<(u32, Proven)> = members(board.cells & !blocked & !(1 << cat))
+        .map(|m| {
+            let proven = cat_to_move(&board, Cat::Classic, blocked | 1 << m, cat, budget);
+            (m, proven)
+        })
+        .collect();
+    let won = after
+        .iter()
+        .filter(|&&(_, proven)| matches!(proven, Proven::Won(_)))
+        .map(|&(m, _)| (board.posn(m), MARKED));
+    let labels = after
+        .iter()
+        .map(|&(m, proven)| (board.posn(m), win_label(proven), false));
+    let root = after.iter().fold(Proven::Lost(None), |root, &(_, proven)| {
+        root.or_move(proven)
+    });
+    let caption = format!(
+        "Each first move of the first board of seed {seed} ({n}×{n}), against the classic cat, \
+         labelled with what the solver proves of the game after it, each step the cat may answer \
+         with solved with a budget of {} positions: won within the moves shown, this one counted \
+         (gold: the child's proof number is 0); lost (✗: its disproof number is 0); or not known (?). \
+         So the position is {}.",
+        budget,
+        first_move_words(root)
+    );
+    Ok(html(
+        &with_labels(&to_svg(&painted_world(&world, won)), labels),
+        &caption,
+    ))
+}
+
+/// The colour of the cells a figure points out.
+const MARKED: Color = Color::rgb(255, 215, 0);
+/// The colour of a pen's gates.
+const GATE: Color = Color::rgb(255, 160, 160);
+
+/// The solver's board for a world of size `n`, or why it has none.
+fn solver_board(n: i32) -> Result<Board, String> {
+    Board::new(size(n)?).map_err(|e| format!("board size: {e}"))
+}
+
+/// The world of an `n` × `n` board with the cat on the cell of the first two of `cells` and the
+/// cells of the others, two by two, blocked: a position the book gives cell by cell.
+fn position_world(n: i32, cells: &[i32]) -> Result<World, String> {
+    let n = size(n)?;
+    let posns: Vec<Posn> = match cells.as_chunks::<2>() {
+        (pairs, []) => pairs.iter().map(|&[x, y]| Posn::new(x, y)).collect(),
+        _ => return Err(format!("a cell is two numbers, X and Y; {USAGE}")),
+    };
+    if let Some(p) = posns.iter().find(|&&p| !in_bounds(p, n)) {
+        return Err(format!(
+            "{} is not a cell of the {n}×{n} board",
+            cell_name(*p)
+        ));
+    }
+    let (&cat, blocked) = posns
+        .split_first()
+        .ok_or(format!("no cell for the cat; {USAGE}"))?;
+    if blocked.contains(&cat) {
+        return Err(format!("the cat's cell {} is blocked", cell_name(cat)));
+    }
+    let board = blocked
+        .iter()
+        .fold(empty_board(n), |board, &p| block_cell(p, board));
+    Ok(World {
+        board,
+        cat,
+        state: State::Playing,
+        size: n,
+        mouse_posn: None,
+        help: false,
+    })
+}
+
+/// A cell as the book writes it: `(x, y)`.
+fn cell_name(p: Posn) -> String {
+    format!("({}, {})", p.x, p.y)
+}
+
+/// The numbers of the bits set in `set`: the cells of a set of the solver's.
+fn members(set: u128) -> impl Iterator<Item = u32> {
+    (0..u128::BITS).filter(move |&i| set >> i & 1 == 1)
+}
+
+/// The two-distance of each cell, `blocked` blocked (`None` where it is infinite), counted as the
+/// solver counts it: the free edge cells first, then each count taking the cells that the solver's
+/// `next_counted` finds with two neighbours counted.
+fn two_distances(board: &Board, blocked: u128) -> impl Fn(u32) -> Option<u32> {
+    let free = board.cells & !blocked;
+    let counts: Vec<u128> = std::iter::successors(Some(board.edge & free), |&counted| {
+        let next = board.next_counted(free, counted);
+        (next != 0).then_some(counted | next)
+    })
+    .collect();
+    move |cell| {
+        let count = counts.iter().position(|counted| counted >> cell & 1 == 1)?;
+        u32::try_from(count).ok()
+    }
+}
+
+/// The cells of `through` that `seeds` reach without leaving it, spread a layer at a time.
+fn flood(board: &Board, seeds: u128, through: u128) -> u128 {
+    let (mut layer, mut reached) = (seeds, seeds);
+    while layer != 0 {
+        layer = board.spread(layer) & through & !reached;
+        reached |= layer;
+    }
+    reached
+}
+
+/// What the solver proves of a position where the cat is about to step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Proven {
+    /// The player wins, within so many moves when they were counted.
+    Won(Option<u32>),
+    /// The cat gets out, within so many steps (its own counted) when they were counted.
+    Lost(Option<u32>),
+    /// The budget ran out first.
+    Unknown,
+}
+
+impl Proven {
+    /// What the solver proves of a cat that may take a step proven `self` or one proven `other`:
+    /// the cat chooses.
+    fn or_step(self, other: Proven) -> Proven {
+        let shortest = |a: Option<u32>, b: Option<u32>| a.zip(b).map(|(a, b)| a.min(b));
+        match (self, other) {
+            (Proven::Lost(a), Proven::Lost(b)) => Proven::Lost(shortest(a, b)),
+            (Proven::Lost(_), Proven::Unknown) | (Proven::Unknown, Proven::Lost(_)) => {
+                Proven::Lost(None)
+            }
+            (lost @ Proven::Lost(_), _) | (_, lost @ Proven::Lost(_)) => lost,
+            (Proven::Unknown, _) | (_, Proven::Unknown) => Proven::Unknown,
+            (Proven::Won(a), Proven::Won(b)) => Proven::Won(a.zip(b).map(|(a, b)| a.max(b))),
+        }
+    }
+
+    /// What the solver proves of a position where the player, to move, may make a move proven
+    /// `self` or one proven `other`: the player chooses.
+    fn or_move(self, other: Proven) -> Proven {
+        match (self, other) {
+            (Proven::Won(a), Proven::Won(b)) => Proven::Won(a.into_iter().chain(b).min()),
+            (won @ Proven::Won(_), _) | (_, won @ Proven::Won(_)) => won,
+            (Proven::Unknown, _) | (_, Proven::Unknown) => Proven::Unknown,
+            (Proven::Lost(_), Proven::Lost(_)) => Proven::Lost(None),
+        }
+    }
+}
+
+/// What a verdict of the solver proves, the player to move.
+fn proven(verdict: Verdict) -> Proven {
+    match verdict {
+        Verdict::Won { moves, .. } => Proven::Won(moves),
+        Verdict::Lost { steps } => Proven::Lost(steps),
+        Verdict::Unknown { .. } => Proven::Unknown,
+    }
+}
+
+/// What the solver proves of the cat at `cat` about to step, `blocked` blocked: out at once where
+/// it may step onto the edge, and otherwise what `solve_position` proves after each of its steps,
+/// the cat choosing. A cat with no step is shut in, in no more moves.
+fn cat_to_move(board: &Board, rule: Cat, blocked: u128, cat: u32, budget: usize) -> Proven {
+    let steps = rule.steps(board, blocked, cat);
+    if steps & board.edge != 0 {
+        return Proven::Lost(Some(1));
+    }
+    let after_step = |step| {
+        let verdict = solve_position(board, rule, Position { blocked, cat: step }, budget);
+        match proven(verdict) {
+            Proven::Lost(steps) => Proven::Lost(steps.map(|s| s + 1)),
+            other => other,
+        }
+    };
+    members(steps)
+        .map(after_step)
+        .fold(Proven::Won(Some(0)), Proven::or_step)
+}
+
+/// So many things: `1 cell`, `2 cells`.
+fn so_many(count: u32, thing: &str) -> String {
+    match count {
+        1 => format!("1 {thing}"),
+        _ => format!("{count} {thing}s"),
+    }
+}
+
+/// A count of steps, or ∞ for none.
+fn steps_label(steps: Option<u32>) -> String {
+    steps.map_or("∞".to_string(), |s| s.to_string())
+}
+
+/// How soon the cat gets out: its steps, ∞ for never, ? where the solver could not tell.
+fn escape_label(proven: Proven) -> String {
+    match proven {
+        Proven::Lost(Some(steps)) => steps.to_string(),
+        Proven::Won(_) => "∞".to_string(),
+        Proven::Lost(None) | Proven::Unknown => "?".to_string(),
+    }
+}
+
+/// How soon the cat gets out, in words.
+fn escape_words(proven: Proven) -> String {
+    match proven {
+        Proven::Lost(Some(steps)) => format!("gets out in {}", so_many(steps, "step")),
+        Proven::Won(_) => "never gets out".to_string(),
+        Proven::Lost(None) | Proven::Unknown => {
+            "may get out, the solver cannot tell how soon".to_string()
+        }
+    }
+}
+
+/// The moves of a win after a first move, that one counted; ✗ for a loss, ? where the solver could
+/// not tell.
+fn win_label(proven: Proven) -> String {
+    match proven {
+        Proven::Won(Some(moves)) => (moves + 1).to_string(),
+        Proven::Won(None) => "✓".to_string(),
+        Proven::Lost(_) => "✗".to_string(),
+        Proven::Unknown => "?".to_string(),
+    }
+}
+
+/// What is proven of a position from what is proven after each first move, in words.
+fn first_move_words(proven: Proven) -> String {
+    match proven {
+        Proven::Won(Some(moves)) => format!("won within {} moves", moves + 1),
+        Proven::Won(None) => "won".to_string(),
+        Proven::Lost(_) => "lost".to_string(),
+        Proven::Unknown => "not known".to_string(),
+    }
+}
+
+/// The world as `render_world` draws it, but with the given cells painted the given colours under
+/// the cat, and without help.
+fn painted_world(world: &World, painted: impl Iterator<Item = (Posn, Color)>) -> Image {
+    let board = render_board(&world.board, world.size, |_| false, None);
+    let board = painted.fold(board, |image, (p, color)| {
+        let (x, y) = (
+            cell_center_x(p) - CIRCLE_RADIUS,
+            cell_center_y(p) - CIRCLE_RADIUS,
+        );
+        underlay_xy(image, x, y, circle(CIRCLE_RADIUS, Mode::Solid, color))
+    });
+    let the_cat = cat(CatMode::Thinking);
+    let x = cell_center_x(world.cat) - image_width(&the_cat) / 2.0;
+    let y = cell_center_y(world.cat) - image_height(&the_cat) / 2.0;
+    crop_whiskers(world, underlay_xy(board, x, y, the_cat))
 }
 
 /// The SVG with a text label centred on each given cell (white on a blocked cell).
