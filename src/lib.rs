@@ -61,9 +61,50 @@ pub mod cli {
     include!(concat!(env!("OUT_DIR"), "/cli.rs"));
 }
 
-/// The solver: whether the player can force a win, certified deals, the perfect cat.
+/// The solver: whether the player can force a win, certified deals, the perfect cat; a module for
+/// each chapter of Part III.
 pub mod solve {
     include!(concat!(env!("OUT_DIR"), "/solve.rs"));
+
+    /// A board as bits, positions, the two cats, the plain search, the two-distance, verdicts.
+    pub mod board {
+        include!(concat!(env!("OUT_DIR"), "/solve_board.rs"));
+    }
+
+    /// Proof-number search: proving wins.
+    pub mod proof {
+        include!(concat!(env!("OUT_DIR"), "/solve_proof.rs"));
+    }
+
+    /// The perfect cat's escape: proving its ways out, or that it has none.
+    pub mod escape {
+        include!(concat!(env!("OUT_DIR"), "/solve_escape.rs"));
+    }
+
+    /// Solving a position: the searches together, and the game's perfect cat.
+    pub mod solving {
+        include!(concat!(env!("OUT_DIR"), "/solve_solving.rs"));
+    }
+
+    /// How fast a win can be.
+    pub mod fastest {
+        include!(concat!(env!("OUT_DIR"), "/solve_fastest.rs"));
+    }
+
+    /// The coach's side of the solver.
+    pub mod coach {
+        include!(concat!(env!("OUT_DIR"), "/solve_coach.rs"));
+    }
+
+    /// Certified deals.
+    pub mod deals {
+        include!(concat!(env!("OUT_DIR"), "/solve_deals.rs"));
+    }
+
+    /// The study: many deals on every core.
+    pub mod study {
+        include!(concat!(env!("OUT_DIR"), "/solve_study.rs"));
+    }
 }
 
 /// The original's tests, gathered as the original gathers them.

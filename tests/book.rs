@@ -575,6 +575,7 @@ fn library_modules() -> Vec<(String, String)> {
     let mut lines = lib.lines();
     while let Some(line) = lines.next() {
         let Some(name) = line
+            .trim_start()
             .trim_start_matches("pub ")
             .strip_prefix("mod ")
             .and_then(|rest| rest.strip_suffix(" {"))
@@ -592,10 +593,12 @@ fn library_modules() -> Vec<(String, String)> {
     modules
 }
 
-/// The modules of this crate that `text` names as `crate::MODULE`.
+/// The modules of this crate that `text` names as `crate::MODULE`, or as `super::MODULE` (a module
+/// beside the one `text` makes, inside the solver).
 fn modules_named_in(text: &str) -> BTreeSet<&str> {
-    text.split("crate::")
-        .skip(1)
+    ["crate::", "super::"]
+        .iter()
+        .flat_map(|prefix| text.split(prefix).skip(1))
         .filter_map(|rest| {
             rest.split(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .next()
@@ -621,6 +624,10 @@ fn no_module_imports_a_module_that_imports_it() {
         })
         .collect();
     assert!(uses["search"].contains(&"graph"), "the scan finds imports");
+    assert!(
+        uses["deals"].contains(&"solving"),
+        "the scan finds the solver's modules importing each other"
+    );
     let cycles: Vec<String> = uses
         .keys()
         .filter_map(|&start| cycle_through(&uses, start))
@@ -1013,5 +1020,29 @@ fn parts_one_to_three_use_few_names_before_their_chapter() {
         "Parts I to III use {} of the book's names before the chapter that defines them (at most {MOST_NAMES_BEFORE_THEIR_CHAPTER}); move the use to a continuation in that chapter, or the definition earlier:\n{}",
         early.len(),
         early.into_values().collect::<Vec<_>>().join("\n")
+    );
+}
+
+/// The most lines a tangled file of the program may have: a module longer than that is more than one
+/// idea, and the book gives each idea a module of its own.
+const LONGEST_FILE: usize = 1000;
+
+#[test]
+fn every_module_of_the_program_is_one_idea_of_a_readable_length() {
+    let files = literate::tangle(&web()).expect("the book tangles");
+    let long: Vec<String> = files
+        .iter()
+        .filter(|file| !TEST_ROOTS.contains(&format!("file:{}", file.name).as_str()))
+        .filter(|file| file.text.lines().count() > LONGEST_FILE)
+        .map(|file| format!("{}: {} lines", file.name, file.text.lines().count()))
+        .collect();
+    assert!(
+        files.len() > 10,
+        "the book tangles into the program's files"
+    );
+    assert!(
+        long.is_empty(),
+        "tangled files longer than {LONGEST_FILE} lines; give their ideas modules of their own:\n{}",
+        long.join("\n")
     );
 }
