@@ -72,12 +72,12 @@ pub mod solve {
     }
 
     /// Proof-number search: proving wins.
-    pub mod proof {
+    pub(crate) mod proof {
         include!(concat!(env!("OUT_DIR"), "/solve_proof.rs"));
     }
 
     /// The perfect cat's escape: proving its ways out, or that it has none.
-    pub mod escape {
+    pub(crate) mod escape {
         include!(concat!(env!("OUT_DIR"), "/solve_escape.rs"));
     }
 

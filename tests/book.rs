@@ -4,7 +4,7 @@
 //! builds, and says where it is broken; a prose edit compiles nothing, and a code edit draws the
 //! figures again; building the book never compiles the game's window.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -116,36 +116,36 @@ fn the_built_book_has_every_chapter_caption_link_and_figure() {
         "every part of every chunk has a caption"
     );
 
+    let built: HashMap<String, &str> = pages
+        .iter()
+        .map(|(path, html)| (path.replace(".md", ".html"), html.as_str()))
+        .collect();
     let mut links = 0;
     for (path, html) in &pages {
         let data_hrefs = data_hrefs(html);
         let all = hrefs(html)
             .into_iter()
             .chain(data_hrefs.iter().map(String::as_str));
-        for href in all.filter(|h| h.contains("#chunk-") || h.contains("#ident-")) {
-            let (file, anchor) = href.split_once('#').expect("an anchor");
-            let target = if file.is_empty() {
-                html.clone()
-            } else {
-                fs::read_to_string(dest.path().join(file)).unwrap_or_default()
-            };
-            assert!(
-                target.contains(&format!("id=\"{anchor}\"")),
-                "{path}: the link {href} lands on no anchor"
-            );
-            links += 1;
-        }
-        for href in hrefs(html).into_iter().filter(|h| !h.contains("://")) {
+        for href in all.filter(|h| !h.contains("://")) {
             let (file, anchor) = href.split_once('#').unwrap_or((href, ""));
-            if !file.ends_with(".html") {
+            if !(file.is_empty() || file.ends_with(".html")) {
                 continue;
             }
-            let target = fs::read_to_string(dest.path().join(file))
-                .unwrap_or_else(|_| panic!("{path}: the link {href} leads to no page"));
+            let from_disk;
+            let target: &str = match (file, built.get(file)) {
+                ("", _) => html,
+                (_, Some(page)) => page,
+                _ => {
+                    from_disk = fs::read_to_string(dest.path().join(file))
+                        .unwrap_or_else(|_| panic!("{path}: the link {href} leads to no page"));
+                    &from_disk
+                }
+            };
             assert!(
                 anchor.is_empty() || target.contains(&format!("id=\"{anchor}\"")),
-                "{path}: the link {href} lands on no anchor of {file}"
+                "{path}: the link {href} lands on no anchor"
             );
+            links += usize::from(href.contains("#chunk-") || href.contains("#ident-"));
         }
         for code in rust_code(html) {
             assert!(
@@ -496,16 +496,24 @@ fn reached_from<'w>(web: &'w Web, roots: &[&'w str]) -> HashSet<&'w str> {
     reached
 }
 
-#[test]
-fn every_chunk_part_is_short_enough_to_hold_in_mind() {
-    let web = web();
-    let game_roots: Vec<&str> = web
-        .names()
+/// The roots of the game's code: every root but the tests'.
+fn game_roots(web: &Web) -> Vec<&str> {
+    web.names()
         .iter()
         .map(String::as_str)
         .filter(|name| name.starts_with("file:") && !TEST_ROOTS.contains(name))
-        .collect();
-    let game = reached_from(&web, &game_roots);
+        .collect()
+}
+
+/// The chunks of the game's code: those its roots reach.
+fn game_chunks(web: &Web) -> HashSet<&str> {
+    reached_from(web, &game_roots(web))
+}
+
+#[test]
+fn every_chunk_part_is_short_enough_to_hold_in_mind() {
+    let web = web();
+    let game = game_chunks(&web);
     let too_long: Vec<String> = web
         .parts
         .iter()
@@ -574,9 +582,11 @@ fn library_modules() -> Vec<(String, String)> {
     let mut modules = Vec::new();
     let mut lines = lib.lines();
     while let Some(line) = lines.next() {
-        let Some(name) = line
-            .trim_start()
-            .trim_start_matches("pub ")
+        let declaration = line.trim_start();
+        let declaration = declaration.strip_prefix("pub").map_or(declaration, |rest| {
+            rest.split_once(' ').map_or(rest, |(_, r)| r)
+        });
+        let Some(name) = declaration
             .strip_prefix("mod ")
             .and_then(|rest| rest.strip_suffix(" {"))
         else {
@@ -590,13 +600,23 @@ fn library_modules() -> Vec<(String, String)> {
             .expect("include!(concat!(env!(\"OUT_DIR\"), \"/FILE.rs\"))");
         modules.push((name.to_string(), file.to_string()));
     }
+    assert_eq!(
+        modules.len(),
+        lib.matches("include!(").count(),
+        "every module of src/lib.rs is read, whatever its visibility"
+    );
     modules
 }
 
-/// The modules of this crate that `text` names as `crate::MODULE`, or as `super::MODULE` (a module
-/// beside the one `text` makes, inside the solver).
-fn modules_named_in(text: &str) -> BTreeSet<&str> {
-    ["crate::", "super::"]
+/// The modules of this crate that `text` names as `crate::MODULE`, or, in a module of the solver
+/// (`siblings`), as `super::MODULE`: a module beside it.
+fn modules_named_in(text: &str, siblings: bool) -> BTreeSet<&str> {
+    let prefixes: &[&str] = if siblings {
+        &["crate::", "super::"]
+    } else {
+        &["crate::"]
+    };
+    prefixes
         .iter()
         .flat_map(|prefix| text.split(prefix).skip(1))
         .filter_map(|rest| {
@@ -618,7 +638,7 @@ fn no_module_imports_a_module_that_imports_it() {
                 .iter()
                 .find(|f| f.name == *file)
                 .unwrap_or_else(|| panic!("no tangled file {file}"));
-            let named = modules_named_in(&tangled.text);
+            let named = modules_named_in(&tangled.text, file.starts_with("solve_"));
             let used = named.into_iter().filter(|&m| m != module).collect();
             (module.as_str(), used)
         })
@@ -697,6 +717,26 @@ fn chapters_by_part() -> Vec<(String, String)> {
 /// Whether a chapter belongs to the argument of the book: Parts I to III.
 fn in_the_argument(part: &str) -> bool {
     PARTS[..3].contains(&part)
+}
+
+/// The chapters of Parts I to III, as the tangler names them (`book/src/FILE.md`).
+fn argument_chapters() -> BTreeSet<String> {
+    let chapters: BTreeSet<String> = chapters_by_part()
+        .into_iter()
+        .filter(|(_, part)| in_the_argument(part))
+        .map(|(path, _)| format!("book/src/{path}"))
+        .collect();
+    for chapter in [
+        "book/src/world.md",
+        "book/src/undo.md",
+        "book/src/solver.md",
+    ] {
+        assert!(
+            chapters.contains(chapter),
+            "{chapter} is in Parts I to III of SUMMARY.md"
+        );
+    }
+    chapters
 }
 
 #[test]
@@ -778,9 +818,15 @@ fn records_a_run(line: &str) -> bool {
         UNITS.contains(&w) || MONTHS.contains(&w) || w == "runs"
     };
     let counted = |w: &str| number(w) || ["two", "three", "four", "five", "ten"].contains(&w);
+    let date = |w: &str| {
+        let parts: Vec<&str> = w.trim_end_matches(['.', ',']).split('-').collect();
+        parts.len() == 3
+            && [4, 2, 2] == [parts[0].len(), parts[1].len(), parts[2].len()]
+            && parts.iter().all(|p| p.chars().all(|c| c.is_ascii_digit()))
+    };
     words
         .iter()
-        .any(|w| with_unit(w.trim_end_matches(['.', ','])))
+        .any(|w| with_unit(w.trim_end_matches(['.', ','])) || date(w))
         || words
             .windows(2)
             .any(|pair| counted(pair[0]) && after_number(pair[1]))
@@ -820,6 +866,7 @@ fn records_of_runs_are_recognised() {
         "(50 min 40 s wall, 4.5 GB)",
         "measured on 24 November",
         "two runs of each",
+        "committed on 2026-11-25, when it kept 4,096",
         "up to 5.8GB",
     ] {
         assert!(records_a_run(line), "{line}");
@@ -842,18 +889,8 @@ const LARGEST_TEST_SHARE: usize = 25;
 
 /// The chunk parts of Parts I to III, each as (lines, whether only the tests use it).
 fn parts_of_the_argument(web: &Web) -> Vec<(usize, bool)> {
-    let argument: BTreeSet<String> = chapters_by_part()
-        .into_iter()
-        .filter(|(_, part)| in_the_argument(part))
-        .map(|(path, _)| format!("book/src/{path}"))
-        .collect();
-    let game_roots: Vec<&str> = web
-        .names()
-        .iter()
-        .map(String::as_str)
-        .filter(|name| name.starts_with("file:") && !TEST_ROOTS.contains(name))
-        .collect();
-    let game = reached_from(web, &game_roots);
+    let argument = argument_chapters();
+    let game = game_chunks(web);
     web.parts
         .iter()
         .filter(|part| argument.contains(&web.chapters[part.chapter].display))
@@ -968,21 +1005,10 @@ fn declared_here(line: &str, name: &str) -> bool {
 #[test]
 fn parts_one_to_three_use_few_names_before_their_chapter() {
     let web = web();
-    let argument: BTreeSet<String> = chapters_by_part()
+    let argument = argument_chapters();
+    let game = game_chunks(&web);
+    let program_roots: Vec<&str> = game_roots(&web)
         .into_iter()
-        .filter(|(_, part)| in_the_argument(part))
-        .map(|(path, _)| format!("book/src/{path}"))
-        .collect();
-    let game_roots: Vec<&str> = web
-        .names()
-        .iter()
-        .map(String::as_str)
-        .filter(|name| name.starts_with("file:") && !TEST_ROOTS.contains(name))
-        .collect();
-    let game = reached_from(&web, &game_roots);
-    let program_roots: Vec<&str> = game_roots
-        .iter()
-        .copied()
         .filter(|&root| root != BENCHMARK_ROOT)
         .collect();
     let program = reached_from(&web, &program_roots);
@@ -1015,6 +1041,14 @@ fn parts_one_to_three_use_few_names_before_their_chapter() {
             }
         }
     }
+    assert_eq!(
+        web.chapters[names.items["build_bfs_table"]].display, "book/src/search.md",
+        "the scan finds where the book's names are defined"
+    );
+    assert!(
+        early.contains_key("Cat"),
+        "the scan finds Cat, which Part I names before Part III defines it"
+    );
     assert!(
         early.len() <= MOST_NAMES_BEFORE_THEIR_CHAPTER,
         "Parts I to III use {} of the book's names before the chapter that defines them (at most {MOST_NAMES_BEFORE_THEIR_CHAPTER}); move the use to a continuation in that chapter, or the definition earlier:\n{}",

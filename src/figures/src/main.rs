@@ -19,9 +19,9 @@ use chat_noir::graph::in_bounds;
 use chat_noir::image::{
     Color, Image, Mode, circle, image_height, image_width, to_svg, underlay_xy,
 };
-use chat_noir::play::Game;
+use chat_noir::play::{Game, counted};
 use chat_noir::search::build_bfs_table;
-use chat_noir::solve::{Board, Cat, PERFECT_CAT_BUDGET, Position, Verdict, solve_position};
+use chat_noir::solve::{Board, Cat, PERFECT_CAT_BUDGET, Position, Verdict, bits, solve_position};
 use chat_noir::start::make_initial_world;
 use chat_noir::world::{Posn, State, World, block_cell, empty_board, game_rng};
 
@@ -218,11 +218,11 @@ fn two_distance(n: i32, seed: i32) -> Result<String, String> {
     let Position { blocked, cat } = board.position(&world);
     let two_distance = two_distances(&board, blocked);
     let distance = |c: u32| Some(board.nearest_steps(blocked, c).1).filter(|&d| d != u32::MAX);
-    let farther = members(board.cells & !blocked & !board.edge)
+    let farther = bits(board.cells & !blocked & !board.edge)
         .filter(|&c| two_distance(c) != distance(c))
         .map(|c| (board.posn(c), MARKED));
     let picture = painted_world(&world, farther);
-    let labels = members(board.cells & !blocked & !(1 << cat))
+    let labels = bits(board.cells & !blocked & !(1 << cat))
         .map(|c| (board.posn(c), steps_label(two_distance(c)), false));
     let caption = format!(
         "The two-distance of each free cell of the first board of seed {seed} ({n}×{n}), as the solver \
@@ -247,7 +247,7 @@ fn escape_steps(n: i32) -> Result<String, String> {
             PERFECT_CAT_BUDGET,
         )))
     };
-    let labels: Vec<(Posn, String, bool)> = members(board.cells)
+    let labels: Vec<(Posn, String, bool)> = bits(board.cells)
         .map(|c| (board.posn(c), out(c), false))
         .collect();
     let middle = Posn::new(n / 2, n / 2);
@@ -278,23 +278,20 @@ fn pen(world: &World) -> Result<String, String> {
         ));
     }
     let free = board.cells & !blocked;
-    let counted = members(free)
-        .filter(|&c| two_distance(c).is_some())
-        .fold(0, |set, c| set | 1 << c);
-    let pen = flood(&board, 1 << cat, free & !counted);
-    let gates = board.spread(pen) & counted;
-    let painted = members(pen)
+    let pen = board.flood(1 << cat, free & !board.counted(blocked));
+    let gates = board.gates(blocked, cat);
+    let painted = bits(pen)
         .map(|c| (board.posn(c), MARKED))
-        .chain(members(gates).map(|c| (board.posn(c), GATE)));
+        .chain(bits(gates).map(|c| (board.posn(c), GATE)));
     let labels =
-        members(free & !(1 << cat)).map(|c| (board.posn(c), steps_label(two_distance(c)), false));
-    let gate_cells: Vec<String> = members(gates).map(|c| cell_name(board.posn(c))).collect();
+        bits(free & !(1 << cat)).map(|c| (board.posn(c), steps_label(two_distance(c)), false));
+    let gate_cells: Vec<String> = bits(gates).map(|c| cell_name(board.posn(c))).collect();
     let caption = format!(
         "The cat at {where_cat} of the {n}×{n} board has no two-distance: it is penned. Each free cell \
          shows its two-distance (∞: none). Its pen, the cells it reaches without stepping on a cell \
          that has one, is gold ({}); the pen's gates, the cells with a two-distance beside it, \
          pink: {}.",
-        so_many(pen.count_ones(), "cell"),
+        counted(u64::from(pen.count_ones()), "cell"),
         gate_cells.join(", "),
         n = world.size
     );
@@ -311,7 +308,7 @@ fn escape_after_blocks(world: &World) -> Result<String, String> {
     let Position { blocked, cat } = board.position(world);
     let out = |blocked| cat_to_move(&board, Cat::Perfect, blocked, cat, PERFECT_CAT_BUDGET);
     let passed = out(blocked);
-    let after: Vec<(u32, Proven)> = members(board.cells & !blocked & !(1 << cat))
+    let after: Vec<(u32, Proven)> = bits(board.cells & !blocked & !(1 << cat))
         .map(|m| (m, out(blocked | 1 << m)))
         .collect();
     let longer = after
@@ -346,7 +343,7 @@ fn first_moves(n: i32, seed: i32, budget: i32) -> Result<String, String> {
         .ok_or(format!("the budget is a number of positions, not {budget}"))?;
     let world = make_initial_world(n, &mut game_rng(seed as u64));
     let Position { blocked, cat } = board.position(&world);
-    let after: Vec<(u32, Proven)> = members(board.cells & !blocked & !(1 << cat))
+    let after: Vec<(u32, Proven)> = bits(board.cells & !blocked & !(1 << cat))
         .map(|m| {
             let proven = cat_to_move(&board, Cat::Classic, blocked | 1 << m, cat, budget);
             (m, proven)
@@ -425,35 +422,14 @@ fn cell_name(p: Posn) -> String {
     format!("({}, {})", p.x, p.y)
 }
 
-/// The numbers of the bits set in `set`: the cells of a set of the solver's.
-fn members(set: u128) -> impl Iterator<Item = u32> {
-    (0..u128::BITS).filter(move |&i| set >> i & 1 == 1)
-}
-
-/// The two-distance of each cell, `blocked` blocked (`None` where it is infinite), counted as the
-/// solver counts it: the free edge cells first, then each count taking the cells that the solver's
-/// `next_counted` finds with two neighbours counted.
+/// The two-distance of each cell, `blocked` blocked (`None` where it is infinite), as the solver
+/// counts it (`Board::escape_bounds`).
 fn two_distances(board: &Board, blocked: u128) -> impl Fn(u32) -> Option<u32> {
-    let free = board.cells & !blocked;
-    let counts: Vec<u128> = std::iter::successors(Some(board.edge & free), |&counted| {
-        let next = board.next_counted(free, counted);
-        (next != 0).then_some(counted | next)
-    })
-    .collect();
-    move |cell| {
-        let count = counts.iter().position(|counted| counted >> cell & 1 == 1)?;
-        u32::try_from(count).ok()
+    let mut by_cell = vec![None; u128::BITS as usize];
+    for (steps, cell) in board.escape_bounds(blocked, board.cells & !blocked) {
+        by_cell[cell as usize] = (steps != u32::MAX).then_some(steps);
     }
-}
-
-/// The cells of `through` that `seeds` reach without leaving it, spread a layer at a time.
-fn flood(board: &Board, seeds: u128, through: u128) -> u128 {
-    let (mut layer, mut reached) = (seeds, seeds);
-    while layer != 0 {
-        layer = board.spread(layer) & through & !reached;
-        reached |= layer;
-    }
-    reached
+    move |cell| by_cell[cell as usize]
 }
 
 /// What the solver proves of a position where the cat is about to step.
@@ -469,11 +445,11 @@ enum Proven {
 
 impl Proven {
     /// What the solver proves of a cat that may take a step proven `self` or one proven `other`:
-    /// the cat chooses.
+    /// the cat chooses, so it gets out as soon as either known escape lets it, and is shut in only
+    /// as late as the slower of the two wins.
     fn or_step(self, other: Proven) -> Proven {
-        let shortest = |a: Option<u32>, b: Option<u32>| a.zip(b).map(|(a, b)| a.min(b));
         match (self, other) {
-            (Proven::Lost(a), Proven::Lost(b)) => Proven::Lost(shortest(a, b)),
+            (Proven::Lost(a), Proven::Lost(b)) => Proven::Lost(a.into_iter().chain(b).min()),
             (Proven::Lost(_), Proven::Unknown) | (Proven::Unknown, Proven::Lost(_)) => {
                 Proven::Lost(None)
             }
@@ -519,17 +495,9 @@ fn cat_to_move(board: &Board, rule: Cat, blocked: u128, cat: u32, budget: usize)
             other => other,
         }
     };
-    members(steps)
+    bits(steps)
         .map(after_step)
         .fold(Proven::Won(Some(0)), Proven::or_step)
-}
-
-/// So many things: `1 cell`, `2 cells`.
-fn so_many(count: u32, thing: &str) -> String {
-    match count {
-        1 => format!("1 {thing}"),
-        _ => format!("{count} {thing}s"),
-    }
 }
 
 /// A count of steps, or ∞ for none.
@@ -549,7 +517,7 @@ fn escape_label(proven: Proven) -> String {
 /// How soon the cat gets out, in words.
 fn escape_words(proven: Proven) -> String {
     match proven {
-        Proven::Lost(Some(steps)) => format!("gets out in {}", so_many(steps, "step")),
+        Proven::Lost(Some(steps)) => format!("gets out in {}", counted(u64::from(steps), "step")),
         Proven::Won(_) => "never gets out".to_string(),
         Proven::Lost(None) | Proven::Unknown => {
             "may get out, the solver cannot tell how soon".to_string()

@@ -548,7 +548,7 @@ impl<'w> Weaver<'w> {
     }
 
     /// Where a chunk is used, under its first part only, and only where that tells the reader
-    /// something: a root of the same chapter, shown at the chapter's top, is left out.
+    /// something: a root of the same chapter, which lists the chunk already, is left out.
     fn footer(&self, chapter: usize, i: usize) -> String {
         let name = &self.web.parts[i].name;
         if self.web.part_indices(name).first() != Some(&i) {
@@ -610,7 +610,7 @@ impl<'w> Weaver<'w> {
     }
 
     /// Every defined name in alphabetical order, under its initial: where it is defined (marked),
-    /// then the chunks that use it (each once, at the first of its parts that does).
+    /// then the chapters that use it (each once, linked to the first of its parts that does).
     fn identifier_index(&self, chapter: usize) -> String {
         let mut names: Vec<&String> = self.identifiers.defined.keys().collect();
         names.sort_by_key(|name| (name.to_lowercase(), name.as_str()));
@@ -618,7 +618,7 @@ impl<'w> Weaver<'w> {
         out.push_str(&letter_row(&names));
         let mut initial = None;
         for name in names {
-            let first = name.chars().next().map(|c| c.to_ascii_uppercase());
+            let first = name.chars().next().map(initial_of);
             if first != initial {
                 if initial.is_some() {
                     out.push_str("</ul>\n");
@@ -666,7 +666,7 @@ impl<'w> Weaver<'w> {
                 )
             })
             .collect();
-        let mut chapters_using: Vec<usize> = Vec::new();
+        let mut chapters_using = BTreeSet::new();
         let uses: Vec<String> = self
             .identifiers
             .uses
@@ -674,12 +674,7 @@ impl<'w> Weaver<'w> {
             .into_iter()
             .flatten()
             .filter(|part| !defining.contains(part))
-            .filter(|&&part| {
-                let using = self.web.parts[part].chapter;
-                let first = !chapters_using.contains(&using);
-                chapters_using.push(using);
-                first
-            })
+            .filter(|&&part| chapters_using.insert(self.web.parts[part].chapter))
             .map(|&part| {
                 format!(
                     "<a href=\"{}\">{}</a>",
@@ -702,12 +697,17 @@ impl<'w> Weaver<'w> {
     }
 }
 
+/// The letter a name is listed under in the index of identifiers.
+fn initial_of(first: char) -> char {
+    first.to_ascii_uppercase()
+}
+
 /// A row of the initials of `names` (sorted), each a link to its letter in the index of identifiers.
 fn letter_row(names: &[&String]) -> String {
     let mut letters: Vec<char> = names
         .iter()
         .filter_map(|name| name.chars().next())
-        .map(|c| c.to_ascii_uppercase())
+        .map(initial_of)
         .collect();
     letters.dedup();
     let links: Vec<String> = letters
