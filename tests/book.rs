@@ -315,8 +315,8 @@ fn a_broken_book_never_builds_and_says_where_it_is_broken() {
     let line = break_chapter(
         copy.path(),
         "input.md",
-        "// <<the world after the cat's move>>",
-        "// <<the wurld after the cat's move>>",
+        "// <<the world after the cat's move>>\n",
+        "// <<the wurld after the cat's move>>\n",
     );
     let stderr = build(dest.path());
     let expected = format!(
@@ -330,8 +330,8 @@ fn a_broken_book_never_builds_and_says_where_it_is_broken() {
     break_chapter(
         copy.path(),
         "input.md",
-        "// <<the wurld after the cat's move>>",
-        "// <<the world after the cat's move>>",
+        "// <<the wurld after the cat's move>>\n",
+        "// <<the world after the cat's move>>\n",
     );
     let line = break_chapter(
         copy.path(),
