@@ -10,25 +10,12 @@ use std::process::{Command, Stdio};
 
 use similar::{DiffOp, TextDiff};
 
-use crate::{Diagnostic, Place, TangledFile, is_announcement};
-
-/// One change rustfmt wants, at the Markdown lines it replaces (both ends included), with the text
-/// to put there.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Edit {
-    pub file: String,
-    pub first: usize,
-    pub last: usize,
-    pub lines: Vec<String>,
-}
-
-/// What formatting the book found: edits that can be made in the Markdown, and changes that cannot
-/// (they cross from one chunk into another), as diagnostics.
-#[derive(Debug, Default)]
-pub struct Formatting {
-    pub edits: Vec<Edit>,
-    pub unfixable: Vec<Diagnostic>,
-}
+pub use crate::splice::Edit;
+use crate::splice::{NewChapter, splice};
+use crate::{
+    Diagnostic, Marker, Place, SourceText, TangledFile, Web, fenced_blocks, is_announcement,
+    marker, tangle,
+};
 
 /// Runs rustfmt (edition 2024) on a text, returning the formatted text.
 pub fn rustfmt(text: &str) -> Result<String, String> {
@@ -52,37 +39,399 @@ pub fn rustfmt(text: &str) -> Result<String, String> {
     String::from_utf8(output.stdout).map_err(|e| e.to_string())
 }
 
-/// Compares each tangled file with its formatted text and traces every difference to the book. A
-/// file with any change that cannot be traced gets no edits at all: rustfmt may have moved a line from
-/// one chunk into another, and making only the traceable half of such a move would lose the line.
-pub fn formatting(files: &[(TangledFile, String)]) -> Formatting {
-    let mut result = Formatting::default();
-    for (file, formatted) in files {
-        let old: Vec<&str> = file.text.lines().collect();
-        let new: Vec<&str> = formatted.lines().collect();
-        let mut edits = Vec::new();
-        let mut unfixable = Vec::new();
-        for (old_range, new_range) in changes(&old, &new) {
-            let (old, new) = (&old[old_range.clone()], &new[new_range]);
-            match trace(file, old, old_range.start, new) {
-                Ok(edit) => edits.push((edit, old, new)),
-                Err(place) => unfixable.push(describe(file, place, old, new)),
+/// What `literate fmt` makes of a book: the new text of every chapter it changes, the edits that
+/// make them, and what it leaves alone, with why.
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// By index into the web's chapters.
+    pub chapters: Vec<(usize, String)>,
+    pub edits: Vec<Edit>,
+    pub notes: Vec<Diagnostic>,
+}
+
+/// What rustfmt wants of one tangled file, traced to the book: edits, or, when any change cannot be
+/// traced, notes saying so for every change, and no edits at all (rustfmt may have moved a line from
+/// one chunk into another, and making only the traceable half of such a move would lose the line).
+#[derive(Debug, Default)]
+struct FileChanges {
+    edits: Vec<Edit>,
+    notes: Vec<Diagnostic>,
+}
+
+/// A file left alone, by index, with why.
+type LeftAlone = BTreeMap<usize, Vec<Diagnostic>>;
+
+/// A book on disk, planned: the chapters in `src_dir` (known to the reader as `display_dir`) are
+/// tangled, each file is run through rustfmt, and [`plan`] proves the edits. `Err` when the book has
+/// problems or rustfmt fails, each a line to show.
+pub fn plan_book(
+    src_dir: &Path,
+    display_dir: &str,
+) -> Result<(Plan, Vec<NewChapter>), Vec<String>> {
+    let outcome = crate::tangle_book(src_dir, display_dir);
+    if !outcome.problems.is_empty() {
+        return Err(outcome.problems.iter().map(ToString::to_string).collect());
+    }
+    let mut formatted = Vec::new();
+    for file in outcome.files {
+        match rustfmt(&file.text) {
+            Ok(text) => formatted.push((file, text)),
+            Err(message) => {
+                return Err(vec![format!("rustfmt failed on {}: {message}", file.name)]);
             }
         }
-        if unfixable.is_empty() {
-            result
-                .edits
-                .extend(edits.into_iter().map(|(edit, _, _)| edit));
-        } else {
-            result.unfixable.extend(unfixable);
-            result.unfixable.extend(
-                edits
+    }
+    let plan = plan(&outcome.web, &formatted);
+    let chapters = plan
+        .chapters
+        .iter()
+        .map(|(index, text)| {
+            let chapter = &outcome.web.chapters[*index];
+            let relative = chapter
+                .display
+                .strip_prefix(display_dir)
+                .unwrap_or(&chapter.display);
+            NewChapter {
+                path: src_dir.join(relative.trim_start_matches('/')),
+                display: chapter.display.clone(),
+                read: chapter.text.clone(),
+                text: text.clone(),
+            }
+        })
+        .collect();
+    Ok((plan, chapters))
+}
+
+/// Plans the edits that make each tangled file of `web` its formatted text, and proves them before
+/// it returns them: the chapters they give are tangled again, and every file must come out as rustfmt's
+/// text (or, if it is left alone, exactly as it was), with every byte outside the chunks' code as
+/// it was. A file whose edits fail any of this is left alone, with a note, and the rest is tried
+/// again; each round leaves at least one more file alone, so planning ends.
+pub fn plan(web: &Web, files: &[(TangledFile, String)]) -> Plan {
+    let changes: Vec<FileChanges> = files
+        .iter()
+        .map(|(f, text)| file_changes(f, text))
+        .collect();
+    let mut alone: LeftAlone = changes
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.notes.is_empty())
+        .map(|(i, c)| (i, c.notes.clone()))
+        .collect();
+    loop {
+        match attempt(web, files, &changes, &alone) {
+            Ok(mut plan) => {
+                plan.notes = alone.into_values().flatten().collect();
+                return plan;
+            }
+            Err(more) => {
+                let before = alone.len();
+                for (file, notes) in more {
+                    alone.entry(file).or_insert(notes);
+                }
+                assert!(
+                    alone.len() > before,
+                    "a round of planning left no more files alone"
+                );
+            }
+        }
+    }
+}
+
+fn file_changes(file: &TangledFile, formatted: &str) -> FileChanges {
+    let old: Vec<&str> = file.text.lines().collect();
+    let new: Vec<&str> = formatted.lines().collect();
+    let mut traced = Vec::new();
+    let mut notes = Vec::new();
+    let changes = changes(&old, &new)
+        .into_iter()
+        .flat_map(|(old_range, new_range)| by_part(file, &old, &new, old_range, new_range));
+    for (old_range, new_range) in changes {
+        let (old, new) = (&old[old_range.clone()], &new[new_range]);
+        match trace(file, old, old_range.start, new) {
+            Ok(edit) => traced.push((edit, old, new)),
+            Err(place) => notes.push(describe(file, place, old, new)),
+        }
+    }
+    if notes.is_empty() {
+        let edits = traced.into_iter().map(|(edit, _, _)| edit).collect();
+        return FileChanges { edits, notes };
+    }
+    notes.extend(
+        traced
+            .into_iter()
+            .map(|(edit, old, new)| held_back(file, &edit, old, new)),
+    );
+    FileChanges {
+        edits: Vec::new(),
+        notes,
+    }
+}
+
+/// One round of [`plan`]: the plan if the edits of the files not left alone pass every proof,
+/// otherwise the files to leave alone now.
+fn attempt(
+    web: &Web,
+    files: &[(TangledFile, String)],
+    changes: &[FileChanges],
+    alone: &LeftAlone,
+) -> Result<Plan, LeftAlone> {
+    // The same edit from several files (a chunk used alike in each) is one edit.
+    let mut edits: BTreeMap<&Edit, Vec<usize>> = BTreeMap::new();
+    for (index, change) in changes.iter().enumerate() {
+        if !alone.contains_key(&index) {
+            for edit in &change.edits {
+                edits.entry(edit).or_default().push(index);
+            }
+        }
+    }
+    let edits: Vec<(&Edit, Vec<usize>)> = edits.into_iter().collect();
+    if let Some(conflict) = first_conflict(files, &edits) {
+        return Err(conflict);
+    }
+    let mut chapters = Vec::new();
+    for (chapter_index, chapter) in web.chapters.iter().enumerate() {
+        let mine: Vec<&(&Edit, Vec<usize>)> = edits
+            .iter()
+            .filter(|(e, _)| e.file == chapter.display)
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let list: Vec<Edit> = mine.iter().map(|(e, _)| (*e).clone()).collect();
+        match splice(chapter, &list) {
+            Ok(text) => chapters.push((chapter_index, text)),
+            Err((bad, why)) => {
+                let note = left_alone(
+                    &list[bad],
+                    format!("rustfmt's text cannot be written here: {why}"),
+                );
+                return Err(mine[bad]
+                    .1
+                    .iter()
+                    .map(|&i| (i, vec![note.clone()]))
+                    .collect());
+            }
+        }
+    }
+    prove(web, files, alone, &edits, &chapters)?;
+    Ok(Plan {
+        chapters,
+        edits: edits.into_iter().map(|(e, _)| e.clone()).collect(),
+        notes: Vec::new(),
+    })
+}
+
+/// Two different edits of the same lines: a chunk used at two indentations that rustfmt formats
+/// differently in its two places. Both files are left alone.
+fn first_conflict(
+    files: &[(TangledFile, String)],
+    edits: &[(&Edit, Vec<usize>)],
+) -> Option<LeftAlone> {
+    for (n, (edit, users)) in edits.iter().enumerate() {
+        for (other, other_users) in &edits[n + 1..] {
+            if other.file != edit.file || other.first > edit.last + 1 {
+                continue;
+            }
+            if !edit.overlaps(other) {
+                continue;
+            }
+            let involved: Vec<usize> = users.iter().chain(other_users).copied().collect();
+            let mut names: Vec<&str> = involved.iter().map(|&i| files[i].0.name.as_str()).collect();
+            names.sort();
+            names.dedup();
+            let note = left_alone(
+                edit,
+                format!(
+                    "this chunk is used at more than one indentation (in {}), and rustfmt formats \
+                     its uses differently; indent its uses alike, or format it by hand",
+                    names.join(", ")
+                ),
+            );
+            return Some(
+                involved
                     .into_iter()
-                    .map(|(edit, old, new)| held_back(file, &edit, old, new)),
+                    .map(|i| (i, vec![note.clone()]))
+                    .collect(),
             );
         }
     }
-    result
+    None
+}
+
+fn left_alone(edit: &Edit, why: String) -> Diagnostic {
+    Diagnostic::new(
+        Place::new(&edit.file, edit.first.max(1), 1),
+        format!("left alone: {why}"),
+    )
+}
+
+/// The proof that the planned chapters are what `literate fmt` promises: the same bytes outside the
+/// chunks' code, and tangled again, each file rustfmt's text (or its old text, if left alone).
+fn prove(
+    web: &Web,
+    files: &[(TangledFile, String)],
+    alone: &LeftAlone,
+    edits: &[(&Edit, Vec<usize>)],
+    chapters: &[(usize, String)],
+) -> Result<(), LeftAlone> {
+    let editing = |chapter: &str| -> Vec<usize> {
+        let mut users: Vec<usize> = edits
+            .iter()
+            .filter(|(e, _)| e.file == chapter)
+            .flat_map(|(_, users)| users.iter().copied())
+            .collect();
+        users.sort();
+        users.dedup();
+        users
+    };
+    let mut sources = web.chapters.clone();
+    for (index, text) in chapters {
+        let old = &web.chapters[*index];
+        if skeleton(&old.text) != skeleton(text) {
+            let note = Diagnostic::new(
+                Place::new(&old.display, 1, 1),
+                "left alone: rustfmt's edits would change this chapter outside its chunks' code",
+            );
+            return Err(editing(&old.display)
+                .into_iter()
+                .map(|i| (i, vec![note.clone()]))
+                .collect());
+        }
+        sources[*index] = SourceText::new(old.display.clone(), text.clone());
+    }
+    let every_editor = || -> LeftAlone {
+        chapters
+            .iter()
+            .flat_map(|(i, _)| editing(&web.chapters[*i].display))
+            .map(|i| (i, Vec::new()))
+            .collect()
+    };
+    let (new_web, problems) = Web::parse(sources);
+    let tangled = if problems.is_empty() {
+        tangle(&new_web)
+    } else {
+        Err(problems)
+    };
+    let tangled = match tangled {
+        Ok(tangled) => tangled,
+        Err(problems) => {
+            let mut all = every_editor();
+            let note = Diagnostic::new(
+                problems[0].place.clone(),
+                format!(
+                    "left alone: with rustfmt's edits the book would not tangle: {}",
+                    problems[0].message
+                ),
+            );
+            all.values_mut().for_each(|notes| notes.push(note.clone()));
+            return Err(all);
+        }
+    };
+    for (index, (file, formatted)) in files.iter().enumerate() {
+        let expected = if alone.contains_key(&index) {
+            &file.text
+        } else {
+            formatted
+        };
+        let now = tangled
+            .iter()
+            .find(|t| t.name == file.name)
+            .map(|t| &t.text);
+        if now == Some(expected) {
+            continue;
+        }
+        let note = Diagnostic::new(
+            file.map
+                .place(1, 1)
+                .unwrap_or_else(|| Place::new(&file.name, 1, 1)),
+            match maps_a_line_twice(file) {
+                true => format!(
+                    "left alone: {} uses a chunk more than once, and rustfmt's edits for one use \
+                     would change the others; format its uses by hand",
+                    file.name
+                ),
+                false => format!(
+                    "left alone: rustfmt's edits, made in the chapters, would not give rustfmt's \
+                     text of {}",
+                    file.name
+                ),
+            },
+        );
+        let touching = touching(file, edits, alone);
+        let culprits = if touching.is_empty() {
+            every_editor().into_keys().collect()
+        } else {
+            touching
+        };
+        return Err(culprits
+            .into_iter()
+            .map(|i| (i, vec![note.clone()]))
+            .collect());
+    }
+    Ok(())
+}
+
+/// Whether some Markdown line stands at more than one place of a file: a chunk used twice.
+fn maps_a_line_twice(file: &TangledFile) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    (1..=file.text.lines().count())
+        .filter_map(|n| file.map.place(n, 1))
+        .any(|place| !seen.insert((place.file, place.line)))
+}
+
+/// The files, not yet left alone, with an edit on or beside a Markdown line that `file` is made of.
+fn touching(file: &TangledFile, edits: &[(&Edit, Vec<usize>)], alone: &LeftAlone) -> Vec<usize> {
+    let lines: std::collections::HashSet<(String, usize)> = (1..=file.text.lines().count())
+        .filter_map(|n| file.map.place(n, 1))
+        .map(|p| (p.file, p.line))
+        .collect();
+    let mut found: Vec<usize> = edits
+        .iter()
+        .filter(|(e, _)| {
+            (e.first.saturating_sub(1)..=e.last + 1).any(|n| lines.contains(&(e.file.clone(), n)))
+        })
+        .flat_map(|(_, users)| users.iter().copied())
+        .filter(|i| !alone.contains_key(i))
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// A chapter's text without the code of its chunks: every byte that `literate fmt` must leave as
+/// it was. The chunks' headers and fences stay, so a block cannot move or vanish unseen.
+fn skeleton(text: &str) -> String {
+    let mut kept = String::new();
+    let mut from = 0;
+    for block in fenced_blocks(text) {
+        let is_chunk = block.info.split([',', ' ', '\t']).next() == Some("rust")
+            && block.lines.first().is_some_and(|l| {
+                matches!(
+                    marker(&l.text),
+                    Some(Ok(Marker::Define(_) | Marker::Append(_)))
+                )
+            });
+        if !is_chunk || block.lines.len() < 2 {
+            continue;
+        }
+        let body_start = line_start(text, block.lines[1].offset);
+        let closing = line_start(
+            text,
+            text[..block.range.end].trim_end_matches(['\n', '\r']).len(),
+        );
+        if body_start < from || closing < body_start {
+            continue;
+        }
+        kept.push_str(&text[from..body_start]);
+        from = closing;
+    }
+    kept.push_str(&text[from..]);
+    kept
+}
+
+fn line_start(text: &str, offset: usize) -> usize {
+    text[..offset].rfind('\n').map_or(0, |i| i + 1)
 }
 
 /// The lines that differ between a tangled file and its formatted text: ranges of old lines, each
@@ -122,6 +471,145 @@ fn changes(old: &[&str], new: &[&str]) -> Vec<(Range<usize>, Range<usize>)> {
         }
     }
     found
+}
+
+/// A change whose old lines come from several chunk parts, split into one change per part, so that
+/// each can be traced to its own chunk. The characters other than whitespace are aligned by a diff:
+/// each new line belongs to the part its characters come from (a character rustfmt adds, such as a
+/// trailing comma, to the part of the character before it). Unchanged pieces are left out. The whole
+/// change comes back when it lies in one part, or when a new line mixes parts (rustfmt joined lines
+/// of two chunks) or the parts would come out of order.
+fn by_part(
+    file: &TangledFile,
+    old: &[&str],
+    new: &[&str],
+    old_range: Range<usize>,
+    new_range: Range<usize>,
+) -> Vec<(Range<usize>, Range<usize>)> {
+    let part = parts_of(file, old, old_range.clone());
+    if part.last().is_none_or(|&last| last == 0) {
+        return vec![(old_range, new_range)];
+    }
+    match split_by_part(old, new, &old_range, &new_range, &part) {
+        Some(split) => split
+            .into_iter()
+            .filter(|(o, n)| old[o.clone()] != new[n.clone()])
+            .collect(),
+        None => vec![(old_range, new_range)],
+    }
+}
+
+/// For each old line of a change, the number of the chunk part it comes from, counting from 0: a new
+/// part starts where the Markdown lines stop following each other, the indentation the references
+/// added changes, or an announcement stands.
+fn parts_of(file: &TangledFile, old: &[&str], range: Range<usize>) -> Vec<usize> {
+    let origin = |i: usize| {
+        let place = file.map.place(i + 1, 1)?;
+        Some((place.file, place.line, file.map.indent(i + 1)?))
+    };
+    let mut part = Vec::with_capacity(range.len());
+    let mut previous: Option<(String, usize, usize)> = None;
+    let mut previous_announces = false;
+    for i in range {
+        let here = origin(i);
+        let announces = is_announcement(old[i]);
+        let follows = match (&previous, &here) {
+            (Some((f0, l0, i0)), Some((f1, l1, i1))) => f0 == f1 && *l1 == l0 + 1 && i0 == i1,
+            _ => false,
+        };
+        let number = match part.last() {
+            None => 0,
+            Some(&n) if follows && !announces && !previous_announces => n,
+            Some(&n) => n + 1,
+        };
+        part.push(number);
+        previous = here;
+        previous_announces = announces;
+    }
+    part
+}
+
+fn split_by_part(
+    old: &[&str],
+    new: &[&str],
+    old_range: &Range<usize>,
+    new_range: &Range<usize>,
+    part: &[usize],
+) -> Option<Vec<(Range<usize>, Range<usize>)>> {
+    let visible = |lines: &[&str], range: &Range<usize>| -> Vec<(char, usize)> {
+        range
+            .clone()
+            .flat_map(|i| {
+                let line = lines[i];
+                line.chars()
+                    .filter(|c| !c.is_whitespace())
+                    .map(move |c| (c, i))
+            })
+            .collect()
+    };
+    let (old_chars, new_chars) = (visible(old, old_range), visible(new, new_range));
+    let old_text: Vec<char> = old_chars.iter().map(|(c, _)| *c).collect();
+    let new_text: Vec<char> = new_chars.iter().map(|(c, _)| *c).collect();
+    let mut owner: Vec<Option<usize>> = vec![None; new_chars.len()];
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &old_text, &new_text) {
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            for k in 0..len {
+                owner[new_index + k] = Some(part[old_chars[old_index + k].1 - old_range.start]);
+            }
+        }
+    }
+    fill_gaps(&mut owner)?;
+    let mut line_part: Vec<Option<usize>> = vec![None; new_range.len()];
+    for ((_, line), owner) in new_chars.iter().zip(&owner) {
+        let slot = &mut line_part[line - new_range.start];
+        match *slot {
+            Some(p) if Some(p) != *owner => return None,
+            _ => *slot = *owner,
+        }
+    }
+    fill_gaps(&mut line_part)?;
+    if line_part.windows(2).any(|w| w[1] < w[0]) {
+        return None;
+    }
+    let parts = part.last().copied().unwrap_or(0) + 1;
+    let lines_of = |numbers: &[usize], p: usize, start: usize| {
+        let first = numbers
+            .iter()
+            .position(|&n| n == p)
+            .map_or(numbers.len(), |i| i);
+        let count = numbers.iter().filter(|&&n| n == p).count();
+        start + first..start + first + count
+    };
+    let line_part: Vec<usize> = line_part.into_iter().flatten().collect();
+    Some(
+        (0..parts)
+            .map(|p| {
+                let old_lines = lines_of(part, p, old_range.start);
+                let mut new_lines = lines_of(&line_part, p, new_range.start);
+                if new_lines.is_empty() {
+                    let at = new_range.start + line_part.iter().filter(|&&n| n < p).count();
+                    new_lines = at..at;
+                }
+                (old_lines, new_lines)
+            })
+            .collect(),
+    )
+}
+
+/// Gives every empty slot the value before it (or, at the start, the first value after it); `None` if
+/// no slot has a value.
+fn fill_gaps(slots: &mut [Option<usize>]) -> Option<()> {
+    let first = slots.iter().flatten().next().copied()?;
+    let mut last = first;
+    for slot in slots.iter_mut() {
+        last = *slot.get_or_insert(last);
+    }
+    Some(())
 }
 
 /// The Markdown edit that makes a change of `old` (tangled lines from `start`, 0-based) into `new`,
@@ -198,6 +686,9 @@ fn strip_indent(line: &str, indent: usize) -> Option<&str> {
 }
 
 fn describe(file: &TangledFile, place: Place, old: &[&str], new: &[&str]) -> Diagnostic {
+    if let Some(message) = reindented_reference(old, new) {
+        return Diagnostic::new(place, message);
+    }
     let change = shown_change(old, new);
     Diagnostic::new(
         place,
@@ -206,6 +697,30 @@ fn describe(file: &TangledFile, place: Place, old: &[&str], new: &[&str]) -> Dia
             file.name
         ),
     )
+}
+
+/// What to say when all rustfmt changes is the indentation of the comment that announces a chunk:
+/// then the reference that put the chunk there is indented otherwise than rustfmt indents code at
+/// that place, which only its writer can mend (it moves every line of the chunk).
+fn reindented_reference(old: &[&str], new: &[&str]) -> Option<String> {
+    let ([old], [new]) = (old, new) else {
+        return None;
+    };
+    let name = old.trim_start().strip_prefix("// ⟨")?.split('⟩').next()?;
+    if !is_announcement(old) || old.trim_start() != new.trim_start() {
+        return None;
+    }
+    let width = |line: &str| line.len() - line.trim_start().len();
+    let (was, wanted) = (width(old), width(new));
+    let how = match was > wanted {
+        true => format!("{} columns less", was - wanted),
+        false => format!("{} columns more", wanted - was),
+    };
+    Some(format!(
+        "⟨{name}⟩, defined here, is put {was} columns in by its reference, where rustfmt \
+         indents code {wanted} columns; indent that reference line {how}, then run `literate fmt` \
+         again"
+    ))
 }
 
 /// The lines a change removes and adds, one to a line, marked `-` and `+` like a diff.
@@ -227,31 +742,4 @@ fn held_back(file: &TangledFile, edit: &Edit, old: &[&str], new: &[&str]) -> Dia
             file.name
         ),
     )
-}
-
-/// Applies edits to the Markdown files under `root` (the directory the places are relative to).
-/// Returns how many files changed.
-pub fn apply(root: &Path, edits: &[Edit]) -> std::io::Result<usize> {
-    let mut by_file: BTreeMap<&str, Vec<&Edit>> = BTreeMap::new();
-    for edit in edits {
-        by_file.entry(edit.file.as_str()).or_default().push(edit);
-    }
-    for (file, mut edits) in by_file.iter_mut().map(|(f, e)| (*f, std::mem::take(e))) {
-        let path = root.join(file);
-        let text = std::fs::read_to_string(&path)?;
-        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-        // From the bottom up, so that no edit moves the lines of one still to come; at the same line,
-        // a replacement before an insertion, which then lands in front of what replaced the line.
-        edits.sort_by_key(|e| (std::cmp::Reverse(e.first), std::cmp::Reverse(e.last)));
-        edits.dedup();
-        for edit in edits {
-            lines.splice(edit.first - 1..edit.last, edit.lines.iter().cloned());
-        }
-        let mut new_text = lines.join("\n");
-        if text.ends_with('\n') {
-            new_text.push('\n');
-        }
-        std::fs::write(&path, new_text)?;
-    }
-    Ok(by_file.len())
 }

@@ -20,6 +20,7 @@ mod markdown;
 mod marker;
 mod shells;
 mod source;
+mod splice;
 mod syntax;
 mod tangle;
 pub mod weave;
@@ -32,6 +33,7 @@ pub use markdown::{CodeBlock, CodeLine, fenced_blocks};
 pub use marker::{Marker, marker};
 pub use shells::{check_shells, root_roles, shell_paths};
 pub use source::SourceText;
+pub use splice::{NewChapter, WriteError, write_chapters};
 pub use syntax::{MAX_NESTING, check_syntax, check_syntax_of_all};
 pub use tangle::{MAX_BYTES, MAX_LINES, TangledFile, is_announcement, tangle, write_if_changed};
 pub use web::{Line, Part, PartKind, Reference, Web, root_file};
@@ -42,6 +44,8 @@ use std::path::{Path, PathBuf};
 /// every file the result depends on.
 #[derive(Debug)]
 pub struct Outcome {
+    /// The chunks of the book as read, sound or not.
+    pub web: Web,
     pub files: Vec<TangledFile>,
     pub problems: Vec<Diagnostic>,
     pub inputs: Vec<PathBuf>,
@@ -73,6 +77,7 @@ fn tangle_book_trusting(src_dir: &Path, display_dir: &str, checked_before: Trust
         files.iter().filter(|file| !checked_before(file)),
     ));
     Outcome {
+        web,
         files,
         problems,
         inputs: book.inputs,

@@ -55,56 +55,44 @@ fn fmt(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let outcome = literate::tangle_book(Path::new("book/src"), "book/src");
-    if !outcome.problems.is_empty() {
-        for problem in &outcome.problems {
-            eprintln!("{problem}");
-        }
-        return ExitCode::FAILURE;
-    }
-    let mut formatted = Vec::new();
-    for file in outcome.files {
-        match literate::fmt::rustfmt(&file.text) {
-            Ok(text) => formatted.push((file, text)),
-            Err(message) => {
-                eprintln!("literate fmt: rustfmt failed on {}: {message}", file.name);
-                return ExitCode::FAILURE;
+    let (plan, chapters) = match literate::fmt::plan_book(Path::new("book/src"), "book/src") {
+        Ok(planned) => planned,
+        Err(problems) => {
+            for problem in problems {
+                eprintln!("{problem}");
             }
+            return ExitCode::FAILURE;
         }
-    }
-    let formatting = literate::fmt::formatting(&formatted);
-    for problem in &formatting.unfixable {
-        eprintln!("{problem}");
+    };
+    for note in &plan.notes {
+        eprintln!("{note}");
     }
     if check {
-        for edit in &formatting.edits {
+        for edit in &plan.edits {
             eprintln!(
                 "{}:{}:1: rustfmt would reformat lines {} to {}",
                 edit.file, edit.first, edit.first, edit.last
             );
         }
-        let clean = formatting.edits.is_empty() && formatting.unfixable.is_empty();
+        let clean = plan.edits.is_empty() && plan.notes.is_empty();
         return if clean {
             ExitCode::SUCCESS
         } else {
             ExitCode::FAILURE
         };
     }
-    match literate::fmt::apply(Path::new("."), &formatting.edits) {
-        Ok(files) => {
-            println!(
-                "literate fmt: {} change(s) in {files} file(s)",
-                formatting.edits.len()
-            );
-            if formatting.unfixable.is_empty() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            }
-        }
-        Err(e) => {
-            eprintln!("literate fmt: cannot write the book: {e}");
-            ExitCode::FAILURE
-        }
+    if let Err(e) = literate::write_chapters(&chapters) {
+        eprintln!("literate fmt: {e}");
+        return ExitCode::FAILURE;
+    }
+    println!(
+        "literate fmt: {} change(s) in {} file(s)",
+        plan.edits.len(),
+        chapters.len()
+    );
+    if plan.notes.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }

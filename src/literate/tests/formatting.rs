@@ -75,3 +75,34 @@ fn a_line_rustfmt_splits_keeps_its_place_among_its_neighbours() {
     );
     assert_eq!(chapter(dir.path()), written(&split));
 }
+
+#[test]
+fn a_chunk_in_a_quoted_list_keeps_its_prefix_and_its_crlf() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "# A\r\n\r\n> - A quoted item:\r\n>\r\n>   ```rust\r\n>   // <<file:a.rs>>=\r\n>   fn f(){let  x=1;}\r\n>   ```\r\n\r\nAfter.\r\n";
+    write_book(dir.path(), text);
+    let output = literate_fmt(dir.path(), &[]);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        chapter(dir.path()),
+        "# A\r\n\r\n> - A quoted item:\r\n>\r\n>   ```rust\r\n>   // <<file:a.rs>>=\r\n>   fn f() {\r\n>       let x = 1;\r\n>   }\r\n>   ```\r\n\r\nAfter.\r\n"
+    );
+}
+
+#[test]
+fn a_reference_indented_otherwise_than_rustfmt_indents_is_reported_with_the_mend() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "# A\n\n```rust\n// <<file:a.rs>>=\nfn f() {\n      // <<body>>\n}\n```\n\nIts body.\n\n```rust\n// <<body>>=\nlet x = 1;\n```\n";
+    write_book(dir.path(), text);
+    let output = literate_fmt(dir.path(), &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert_eq!(chapter(dir.path()), text, "nothing is written");
+    assert!(
+        stderr.contains(
+            "book/src/a.md:13:1: ⟨body⟩, defined here, is put 6 columns in by its reference, \
+             where rustfmt indents code 4 columns; indent that reference line 2 columns less"
+        ),
+        "{stderr}"
+    );
+}
