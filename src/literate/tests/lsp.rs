@@ -348,10 +348,11 @@ fn editor_with_rust_analyzer(copy: &Path) -> (Editor, String) {
     let mut editor = Editor::start(copy, &[("CARGO_TARGET_DIR", target.as_os_str())]);
     let text = editor.open("input.md");
     let call = position(&text, "build_bfs_table(world", 0, 3);
+    let params = json!({"textDocument": {"uri": editor.chapter_uri("input.md")}, "position": call});
     let deadline = Instant::now() + LOADING;
     loop {
-        let hover = editor.at("textDocument/hover", "input.md", call.clone());
-        if !hover.is_null() {
+        let hover = editor.try_request("textDocument/hover", params.clone());
+        if hover.is_ok_and(|hover| !hover.is_null()) {
             break;
         }
         assert!(
@@ -526,4 +527,95 @@ fn chapters_whose_code_says(crate_dir: &Path, word: &str) -> Vec<String> {
     found.sort();
     found.dedup();
     found
+}
+
+/// The rust-analyzer the server started: its child process of that name.
+fn analyzer_pid(server: u32) -> Option<u32> {
+    fs::read_dir("/proc").ok()?.flatten().find_map(|entry| {
+        let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+        let stat = fs::read_to_string(entry.path().join("stat")).ok()?;
+        let (name, rest) = stat.split_once(") ")?;
+        let parent: u32 = rest.split(' ').nth(1)?.parse().ok()?;
+        (parent == server && name.contains("rust-analyzer")).then_some(pid)
+    })
+}
+
+fn kill_analyzer(editor: &Editor) {
+    let pid = analyzer_pid(editor.server.id()).expect("the server runs rust-analyzer");
+    let killed = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    assert!(
+        killed.is_ok_and(|s| s.success()),
+        "kill rust-analyzer {pid}"
+    );
+}
+
+#[test]
+#[ignore = "needs rust-analyzer on PATH: bash .ci/run installs it"]
+fn a_killed_rust_analyzer_leaves_no_request_unanswered_and_comes_back() {
+    let copy = copy_of_the_crate();
+    let (mut editor, text) = editor_with_rust_analyzer(copy.path());
+    let broken = text.replacen(
+        "build_bfs_table(world, Node::Boundary)",
+        "build_bfs_table(world, 7u8)",
+        1,
+    );
+    let wrong = position(&broken, "7u8", 0, 0);
+    let mismatched = move |diagnostics: &[Value]| {
+        diagnostics
+            .iter()
+            .any(|d| d["range"]["start"] == wrong && d["source"] != "literate")
+    };
+    let save = json!({"textDocument": {"uri": editor.chapter_uri("input.md")}});
+    editor.change("input.md", 2, &broken);
+    editor.notify("textDocument/didSave", save.clone());
+    editor.diagnostics("input.md", LOADING, mismatched.clone());
+
+    // A request on its way when rust-analyzer dies is answered at once, and its diagnostics go.
+    let call = position(&text, "build_bfs_table(world", 0, 3);
+    let hover = json!({"textDocument": {"uri": editor.chapter_uri("input.md")}, "position": call});
+    let id = editor.next_id;
+    editor.next_id += 1;
+    editor.send(Request::new(id.into(), "textDocument/hover".into(), hover.clone()).into());
+    kill_analyzer(&editor);
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        match editor.next_message(deadline) {
+            Some(Message::Response(response)) if response.id == id.into() => break,
+            Some(_) => {}
+            None => panic!("the request on its way was not answered within 3 s"),
+        }
+    }
+    editor.diagnostics("input.md", Duration::from_secs(3), |d| d.is_empty());
+    editor.wait_for(Duration::from_secs(3), |n| {
+        n.method == "window/showMessage"
+            && n.params["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("starting it again"))
+    });
+
+    // A request the editor cancels is answered, by rust-analyzer or as cancelled.
+    let id = editor.next_id;
+    editor.next_id += 1;
+    editor.send(Request::new(id.into(), "textDocument/hover".into(), hover.clone()).into());
+    editor.notify("$/cancelRequest", json!({"id": id}));
+    let deadline = Instant::now() + ANSWER;
+    loop {
+        match editor.next_message(deadline) {
+            Some(Message::Response(response)) if response.id == id.into() => break,
+            Some(_) => {}
+            None => panic!("the cancelled request was not answered"),
+        }
+    }
+
+    // Started again, it answers and checks as before.
+    let deadline = Instant::now() + LOADING;
+    while editor
+        .try_request("textDocument/hover", hover.clone())
+        .map_or(true, |answer| answer.is_null())
+    {
+        assert!(Instant::now() < deadline, "rust-analyzer did not come back");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    editor.notify("textDocument/didSave", save);
+    editor.diagnostics("input.md", LOADING, mismatched);
 }

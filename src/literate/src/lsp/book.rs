@@ -59,7 +59,10 @@ impl EditedBook {
         };
         self.web = web;
         self.problems = problems;
-        let files = files.filter(|_| self.problems.is_empty())?;
+        let Some(files) = files.filter(|_| self.problems.is_empty()) else {
+            self.positions.follow(&chapters);
+            return None;
+        };
         self.positions = Positions::new(&files, &chapters);
         Some(files)
     }

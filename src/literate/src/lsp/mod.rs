@@ -7,6 +7,7 @@ mod analyzer;
 mod book;
 mod chunks;
 mod mirror;
+mod pending;
 mod positions;
 mod rewrite;
 mod server;

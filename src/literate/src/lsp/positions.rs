@@ -4,6 +4,8 @@
 
 use std::collections::HashMap;
 
+use similar::{DiffOp, TextDiff};
+
 use crate::{TangledFile, is_announcement};
 
 /// A position in a text file: a 0-based line, and a 0-based character in UTF-16 code units.
@@ -28,6 +30,40 @@ pub struct Positions {
     /// For each chapter line (file, 1-based line), the code lines made from it: (tangled file,
     /// 1-based line), in book order.
     made_from: HashMap<(String, usize), Vec<(String, usize)>>,
+    /// For each chapter edited since the tangle, how its lines then and now match.
+    drift: HashMap<String, Drift>,
+}
+
+/// How the lines of a chapter as it was tangled match its lines now: each 0-based line of either
+/// text, the same line in the other, if the line is unchanged and was not moved.
+#[derive(Debug, Default)]
+struct Drift {
+    to_then: Vec<Option<usize>>,
+    to_now: Vec<Option<usize>>,
+}
+
+impl Drift {
+    fn between(then: &[String], now: &[&str]) -> Drift {
+        let then: Vec<&str> = then.iter().map(String::as_str).collect();
+        let mut drift = Drift {
+            to_then: vec![None; now.len()],
+            to_now: vec![None; then.len()],
+        };
+        for op in TextDiff::from_slices(&then, now).ops() {
+            if let DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } = *op
+            {
+                for k in 0..len {
+                    drift.to_then[new_index + k] = Some(old_index + k);
+                    drift.to_now[old_index + k] = Some(new_index + k);
+                }
+            }
+        }
+        drift
+    }
 }
 
 impl Positions {
@@ -56,6 +92,39 @@ impl Positions {
                 .map(|(name, text)| (name.clone(), text.lines().map(str::to_string).collect()))
                 .collect(),
             made_from,
+            drift: HashMap::new(),
+        }
+    }
+
+    /// Follows the chapters' texts as they are now, while they do not tangle: a position on a line
+    /// that is as it was at the tangle maps through the tangle from that line; a position on a line
+    /// typed since maps nowhere. So no answer lands on a line the edits since have moved.
+    pub fn follow(&mut self, chapters: &[(String, String)]) {
+        self.drift.clear();
+        for (name, text) in chapters {
+            let Some(then) = self.chapters.get(name) else {
+                continue;
+            };
+            let now: Vec<&str> = text.lines().collect();
+            if now.len() != then.len() || now.iter().zip(then).any(|(a, b)| a != b) {
+                self.drift.insert(name.clone(), Drift::between(then, &now));
+            }
+        }
+    }
+
+    /// The line of a chapter at the tangle that a 0-based line now is, if it is unchanged.
+    fn line_then(&self, chapter: &str, now: usize) -> Option<usize> {
+        match self.drift.get(chapter) {
+            Some(drift) => drift.to_then.get(now).copied().flatten(),
+            None => Some(now),
+        }
+    }
+
+    /// Where a 0-based line of a chapter at the tangle is now, if it is still there, unchanged.
+    fn line_now(&self, chapter: &str, then: usize) -> Option<usize> {
+        match self.drift.get(chapter) {
+            Some(drift) => drift.to_now.get(then).copied().flatten(),
+            None => Some(then),
         }
     }
 
@@ -71,10 +140,13 @@ impl Positions {
 
     /// Every place the code at a chapter position was tangled to (a chunk used twice is in two).
     pub fn all_tangled(&self, at: &Located) -> Vec<Located> {
-        let Some(uses) = self.made_from.get(&(at.file.clone(), at.position.line + 1)) else {
+        let Some(line_then) = self.line_then(&at.file, at.position.line) else {
             return Vec::new();
         };
-        let Some(chapter_line) = self.chapter_line(&at.file, at.position.line) else {
+        let Some(uses) = self.made_from.get(&(at.file.clone(), line_then + 1)) else {
+            return Vec::new();
+        };
+        let Some(chapter_line) = self.chapter_line(&at.file, line_then) else {
             return Vec::new();
         };
         let chars = chars_before(chapter_line, at.position.character);
@@ -105,7 +177,7 @@ impl Positions {
         let chapter_line = self.chapter_line(&place.file, place.line - 1)?;
         Some(Located {
             position: Position {
-                line: place.line - 1,
+                line: self.line_now(&place.file, place.line - 1)?,
                 character: utf16_len(chapter_line, place.col - 1),
             },
             file: place.file,
@@ -177,6 +249,28 @@ mod tests {
         let positions = positions();
         assert_eq!(positions.to_tangled(&at("book/src/a.md", 9, 2)), None);
         assert_eq!(positions.to_tangled(&at("book/src/a.md", 5, 6)), None);
+    }
+
+    #[test]
+    fn while_a_chapter_does_not_tangle_positions_follow_its_unchanged_lines() {
+        let mut positions = positions();
+        let typed = CHAPTER.replace("Prose ✓.\n", "Prose ✓.\n// <<ke\nmore prose\n");
+        positions.follow(&[("book/src/a.md".into(), typed.clone())]);
+        // `g` is on line 16 now; it maps to where it was tangled, and back to line 16.
+        let chapter = at("book/src/a.md", 15, 11);
+        let tangled = positions
+            .to_tangled(&chapter)
+            .expect("the line is unchanged");
+        assert_eq!(tangled.position.line, 4);
+        assert_eq!(positions.to_chapter(&tangled), Some(chapter));
+        assert_eq!(
+            positions.to_tangled(&at("book/src/a.md", 10, 3)),
+            None,
+            "typed since"
+        );
+        let changed = typed.replace("let é = 1; g(é);", "let é = 1; g(é, 2);");
+        positions.follow(&[("book/src/a.md".into(), changed)]);
+        assert_eq!(positions.to_chapter(&tangled), None, "the line changed");
     }
 
     #[test]

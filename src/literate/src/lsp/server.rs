@@ -3,8 +3,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-use crossbeam_channel::{Receiver, never, select};
+use crossbeam_channel::{Receiver, at, never, select};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use serde_json::{Value, json};
 
@@ -14,6 +15,7 @@ use crate::lsp::chunks::{
     chunk_named_at, chunk_text, completions, name_being_typed, part_headers, parts_in,
 };
 use crate::lsp::mirror::Mirror;
+use crate::lsp::pending::{Cancelled, Pending, Restarts};
 use crate::lsp::positions::{Located, Position, chars_before, utf16_len};
 use crate::lsp::rewrite::{Rewriter, from_lsp, lsp};
 use crate::lsp::uri::{path_of, uri_of};
@@ -32,14 +34,6 @@ const FORWARDED: [&str; 6] = [
 /// The id of the request that initializes rust-analyzer.
 const ANALYZER_INIT: i32 = 0;
 
-/// A request sent on to rust-analyzer, waiting for its answer.
-struct Forwarded {
-    editor_id: RequestId,
-    method: String,
-    /// The tangled file the request was about.
-    tangled: String,
-}
-
 /// rust-analyzer as the server knows it.
 enum AnalyzerState {
     /// Not started yet: the book has not tangled since the server started.
@@ -50,6 +44,8 @@ enum AnalyzerState {
         mirror: Mirror,
         ready: bool,
     },
+    /// Stopped; to be started again at this time.
+    Restarting(Instant),
     /// Cannot be had; the reason was shown to the editor.
     Missing,
 }
@@ -60,10 +56,12 @@ pub struct Server {
     analyzer: AnalyzerState,
     /// What rust-analyzer has of each tangled file: (version, text).
     sent: HashMap<String, (i32, String)>,
-    /// The editor's requests that came before rust-analyzer was ready.
-    waiting: Vec<Request>,
-    forwarded: HashMap<i32, Forwarded>,
+    /// The editor's requests still owed an answer.
+    pending: Pending,
+    restarts: Restarts,
     next_id: i32,
+    /// Whether the editor changed a chapter since the book was last tangled.
+    dirty: bool,
     /// rust-analyzer's latest diagnostics, by tangled file.
     analyzer_diagnostics: BTreeMap<String, Vec<Value>>,
     /// What was last published, by chapter URI.
@@ -81,9 +79,10 @@ impl Server {
             book: EditedBook::new(crate_dir),
             analyzer: AnalyzerState::NotStarted,
             sent: HashMap::new(),
-            waiting: Vec::new(),
-            forwarded: HashMap::new(),
+            pending: Pending::default(),
+            restarts: Restarts::default(),
             next_id: ANALYZER_INIT + 1,
+            dirty: false,
             analyzer_diagnostics: BTreeMap::new(),
             published: HashMap::new(),
             announced_ready: false,
@@ -97,13 +96,26 @@ impl Server {
         server
     }
 
-    /// Serves until the editor shuts the server down or goes away.
+    /// Serves until the editor shuts the server down or goes away. Edits are coalesced: the book is
+    /// tangled again once no more messages from the editor are queued, or before a request needs it.
     pub fn serve(mut self) -> Result<(), String> {
         loop {
+            if self.dirty && self.editor.receiver.is_empty() {
+                self.retangle();
+            }
             let from_analyzer: Receiver<Message> = match &self.analyzer {
                 AnalyzerState::Running { analyzer, .. } => analyzer.receiver.clone(),
                 _ => never(),
             };
+            let restart = match self.analyzer {
+                AnalyzerState::Restarting(time) => Some(time),
+                _ => None,
+            };
+            let next = [restart, self.pending.next_due()]
+                .into_iter()
+                .flatten()
+                .min();
+            let timer = next.map_or_else(never, at);
             select! {
                 recv(self.editor.receiver) -> message => {
                     let Ok(message) = message else { return Ok(()) };
@@ -115,7 +127,28 @@ impl Server {
                     Ok(message) => self.analyzer_message(message),
                     Err(_) => self.analyzer_stopped(),
                 },
+                recv(timer) -> _ => self.time_passed(),
             }
+        }
+    }
+
+    /// A restart or a request fell due.
+    fn time_passed(&mut self) {
+        let now = Instant::now();
+        if matches!(self.analyzer, AnalyzerState::Restarting(time) if time <= now) {
+            let files: Vec<TangledFile> = self.book.positions.files().cloned().collect();
+            self.log("starting rust-analyzer again");
+            self.start_analyzer(&files);
+        }
+        let (late, analyzer_ids) = self.pending.overdue(now);
+        for id in analyzer_ids {
+            self.send_analyzer(
+                Notification::new("$/cancelRequest".into(), json!({"id": id})).into(),
+            );
+        }
+        for id in late {
+            let message = "rust-analyzer did not answer in time (still loading?); ask again";
+            self.send_error(id, ErrorCode::ContentModified, message);
         }
     }
 
@@ -139,6 +172,9 @@ impl Server {
     }
 
     fn request(&mut self, request: Request) {
+        if self.dirty {
+            self.retangle();
+        }
         let Some(at) = self.chapter_position(&request.params) else {
             return self.respond(request.id, Value::Null);
         };
@@ -177,12 +213,19 @@ impl Server {
     }
 
     fn forward(&mut self, request: Request, at: &Located) {
-        let AnalyzerState::Running { ready, mirror, .. } = &self.analyzer else {
-            return self.respond(request.id, Value::Null);
+        let mirror = match &self.analyzer {
+            AnalyzerState::Running {
+                ready: true,
+                mirror,
+                ..
+            } => mirror,
+            AnalyzerState::Running { .. } | AnalyzerState::Restarting(_) => {
+                return self.pending.wait(request);
+            }
+            AnalyzerState::NotStarted | AnalyzerState::Missing => {
+                return self.respond(request.id, Value::Null);
+            }
         };
-        if !ready {
-            return self.waiting.push(request);
-        }
         let Some(tangled) = self.book.positions.to_tangled(at) else {
             return self.respond(request.id, Value::Null);
         };
@@ -191,19 +234,16 @@ impl Server {
         params["position"] = lsp(tangled.position);
         let id = self.next_id;
         self.next_id += 1;
-        self.forwarded.insert(
-            id,
-            Forwarded {
-                editor_id: request.id,
-                method: request.method.clone(),
-                tangled: tangled.file,
-            },
-        );
+        self.pending
+            .forwarded(id, request.id, request.method.clone(), tangled.file);
         self.send_analyzer(Request::new(id.into(), request.method, params).into());
     }
 
     fn notification(&mut self, notification: Notification) {
         let params = &notification.params;
+        if notification.method == "$/cancelRequest" {
+            return self.cancel(params);
+        }
         let path = params["textDocument"]["uri"].as_str().and_then(path_of);
         let Some(path) = path.filter(|p| self.book.chapter_name(p).is_some()) else {
             return;
@@ -226,6 +266,28 @@ impl Server {
         }
     }
 
+    /// The editor cancels a request: one still waiting is answered as cancelled at once; one
+    /// rust-analyzer has is cancelled there too, and its answer (an error) passed on.
+    fn cancel(&mut self, params: &Value) {
+        let id = match &params["id"] {
+            Value::Number(n) => n
+                .as_i64()
+                .and_then(|n| i32::try_from(n).ok())
+                .map(RequestId::from),
+            Value::String(s) => Some(RequestId::from(s.clone())),
+            _ => None,
+        };
+        let Some(id) = id else { return };
+        match self.pending.cancel(&id) {
+            Cancelled::Waiting(id) => self.send_error(id, ErrorCode::RequestCanceled, "cancelled"),
+            Cancelled::Forwarded(analyzer_id) => {
+                let params = json!({"id": analyzer_id});
+                self.send_analyzer(Notification::new("$/cancelRequest".into(), params).into());
+            }
+            Cancelled::Unknown => {}
+        }
+    }
+
     /// A chapter's text changed in the editor (`None`: it is closed, and the file on disk counts).
     fn edited(&mut self, path: PathBuf, text: Option<String>) {
         let unchanged = self.book.overlays.get(&path) == text.as_ref();
@@ -233,9 +295,13 @@ impl Server {
             Some(text) => self.book.overlays.insert(path, text),
             None => self.book.overlays.remove(&path),
         };
-        if unchanged {
-            return;
-        }
+        self.dirty |= !unchanged;
+    }
+
+    /// Tangles the book as the editor has it, gives rust-analyzer the files that changed, and
+    /// publishes the diagnostics that changed.
+    fn retangle(&mut self) {
+        self.dirty = false;
         if let Some(files) = self.book.tangle() {
             match self.analyzer {
                 AnalyzerState::NotStarted => self.start_analyzer(&files),
@@ -248,6 +314,9 @@ impl Server {
     /// The editor saved a chapter: rust-analyzer runs `cargo check` on the mirror, whose files are
     /// already written.
     fn saved(&mut self) {
+        if self.dirty {
+            self.retangle();
+        }
         let AnalyzerState::Running { mirror, ready, .. } = &self.analyzer else {
             return;
         };
@@ -283,8 +352,7 @@ impl Server {
                     "no rust-analyzer, so only chunks and the tangler's problems are understood: {why}"
                 ));
                 self.analyzer = AnalyzerState::Missing;
-                let waiting = std::mem::take(&mut self.waiting);
-                for request in waiting {
+                for request in self.pending.take_waiting() {
                     self.respond(request.id, Value::Null);
                 }
             }
@@ -325,16 +393,39 @@ impl Server {
         })
     }
 
-    /// rust-analyzer has gone away: the requests it had are answered with nothing, and the server
-    /// goes on with what it knows itself.
+    /// rust-analyzer has gone away: every request owed is answered with an error at once, its
+    /// diagnostics are withdrawn, and it is started again after a back-off ([`Restarts`]), or, after
+    /// too many stops, the server goes on with what it knows itself.
     fn analyzer_stopped(&mut self) {
-        self.show_error(
-            "rust-analyzer stopped; chunk features and the tangler's problems go on without it",
-        );
-        self.analyzer = AnalyzerState::Missing;
-        let forwarded = std::mem::take(&mut self.forwarded);
-        for (_, request) in forwarded {
-            self.respond(request.editor_id, Value::Null);
+        for id in self.pending.drain() {
+            self.send_error(
+                id,
+                ErrorCode::ContentModified,
+                "rust-analyzer stopped; ask again",
+            );
+        }
+        self.sent.clear();
+        self.analyzer_diagnostics.clear();
+        self.announced_ready = false;
+        self.publish();
+        match self.restarts.stopped(Instant::now()) {
+            Some(wait) => {
+                self.show_message(
+                    2,
+                    &format!(
+                        "rust-analyzer stopped; starting it again in {} s",
+                        wait.as_secs()
+                    ),
+                );
+                self.analyzer = AnalyzerState::Restarting(Instant::now() + wait);
+            }
+            None => {
+                self.show_error(
+                    "rust-analyzer stopped again and again, so it is not started any more; chunk \
+                     features and the tangler's problems go on without it",
+                );
+                self.analyzer = AnalyzerState::Missing;
+            }
         }
     }
 
@@ -345,7 +436,13 @@ impl Server {
             }
             Message::Response(response) => self.answered(response),
             Message::Request(request) => {
-                self.send_analyzer(Response::new_ok(request.id, Value::Null).into());
+                let response = match answer_analyzer(&request) {
+                    Ok(result) => Response::new_ok(request.id, result),
+                    Err(message) => {
+                        Response::new_err(request.id, ErrorCode::MethodNotFound as i32, message)
+                    }
+                };
+                self.send_analyzer(response.into());
             }
             Message::Notification(notification) => self.analyzer_notification(notification),
         }
@@ -359,7 +456,7 @@ impl Server {
         self.send_analyzer(Notification::new("initialized".into(), json!({})).into());
         let files: Vec<TangledFile> = self.book.positions.files().cloned().collect();
         self.send_files(&files);
-        for request in std::mem::take(&mut self.waiting) {
+        for request in self.pending.take_waiting() {
             self.request(request);
         }
     }
@@ -413,7 +510,7 @@ impl Server {
         let Some(id) = response_id(&response.id) else {
             return;
         };
-        let Some(forwarded) = self.forwarded.remove(&id) else {
+        let Some(forwarded) = self.pending.answered(id) else {
             return;
         };
         if let Some(error) = response.error {
@@ -688,6 +785,10 @@ impl Server {
         self.send_editor(Response::new_ok(id, result).into());
     }
 
+    fn send_error(&self, id: RequestId, code: ErrorCode, message: &str) {
+        self.send_editor(Response::new_err(id, code as i32, message.into()).into());
+    }
+
     fn send_editor(&self, message: Message) {
         // An editor that has gone away is noticed when its receiver disconnects.
         let _ = self.editor.sender.send(message);
@@ -731,4 +832,34 @@ fn chapters_of(web: &Web, name: &str) -> Vec<String> {
 /// The number of one of the server's own request ids.
 fn response_id(id: &RequestId) -> Option<i32> {
     id.to_string().parse().ok()
+}
+
+/// The answer to a request rust-analyzer sends its client, as the protocol has it: the settings
+/// asked for (none beyond those given at start: one `null` per item), an edit to apply (declined:
+/// the mirror's files are not the chapters), and acknowledgements of what needs none. `Err` for a
+/// method the server does not know.
+fn answer_analyzer(request: &Request) -> Result<Value, String> {
+    match request.method.as_str() {
+        "workspace/configuration" => {
+            let items = request.params["items"].as_array().map_or(0, Vec::len);
+            Ok(Value::Array(vec![Value::Null; items]))
+        }
+        "workspace/applyEdit" => Ok(json!({
+            "applied": false,
+            "failureReason": "literate lsp applies no edit to the mirror's tangled files",
+        })),
+        "client/registerCapability"
+        | "client/unregisterCapability"
+        | "window/workDoneProgress/create"
+        | "window/showMessageRequest"
+        | "window/showDocument"
+        | "workspace/semanticTokens/refresh"
+        | "workspace/inlayHint/refresh"
+        | "workspace/codeLens/refresh"
+        | "workspace/diagnostic/refresh" => Ok(match request.method.as_str() {
+            "window/showDocument" => json!({"success": false}),
+            _ => Value::Null,
+        }),
+        method => Err(format!("literate lsp does not answer {method}")),
+    }
 }

@@ -1,0 +1,195 @@
+//! The editor's requests the server still owes an answer: those waiting for rust-analyzer to be ready,
+//! and those sent on to it. Every one is answered exactly once: by rust-analyzer, or with an error
+//! when rust-analyzer stops, when the editor cancels it, or when no answer came in time.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use lsp_server::{Request, RequestId};
+
+/// How long the editor waits at most for an answer rust-analyzer was asked for; then it gets an error
+/// and rust-analyzer is told to stop working on it.
+pub const ANSWER_WITHIN: Duration = Duration::from_secs(5);
+
+/// A request sent on to rust-analyzer, waiting for its answer.
+pub struct Forwarded {
+    pub editor_id: RequestId,
+    pub method: String,
+    /// The tangled file the request was about.
+    pub tangled: String,
+    since: Instant,
+}
+
+/// What a cancellation found.
+pub enum Cancelled {
+    /// The request had not gone to rust-analyzer yet: it is dropped here.
+    Waiting(RequestId),
+    /// rust-analyzer has it, under this id.
+    Forwarded(i32),
+    /// It was answered already.
+    Unknown,
+}
+
+#[derive(Default)]
+pub struct Pending {
+    waiting: Vec<(Request, Instant)>,
+    forwarded: HashMap<i32, Forwarded>,
+}
+
+impl Pending {
+    /// Keeps a request until rust-analyzer is ready for it.
+    pub fn wait(&mut self, request: Request) {
+        self.waiting.push((request, Instant::now()));
+    }
+
+    /// The waiting requests, to be handled now.
+    pub fn take_waiting(&mut self) -> Vec<Request> {
+        self.waiting.drain(..).map(|(request, _)| request).collect()
+    }
+
+    /// Records a request sent to rust-analyzer as `id`.
+    pub fn forwarded(&mut self, id: i32, editor_id: RequestId, method: String, tangled: String) {
+        let since = Instant::now();
+        let forwarded = Forwarded {
+            editor_id,
+            method,
+            tangled,
+            since,
+        };
+        self.forwarded.insert(id, forwarded);
+    }
+
+    /// The request rust-analyzer answered as `id`, if it is still owed.
+    pub fn answered(&mut self, id: i32) -> Option<Forwarded> {
+        self.forwarded.remove(&id)
+    }
+
+    /// The editor cancels its request `id`.
+    pub fn cancel(&mut self, id: &RequestId) -> Cancelled {
+        if let Some(i) = self.waiting.iter().position(|(r, _)| r.id == *id) {
+            return Cancelled::Waiting(self.waiting.remove(i).0.id);
+        }
+        match self.forwarded.iter().find(|(_, f)| f.editor_id == *id) {
+            Some((&analyzer_id, _)) => Cancelled::Forwarded(analyzer_id),
+            None => Cancelled::Unknown,
+        }
+    }
+
+    /// Every request owed, taken out: rust-analyzer has stopped, and none will be answered by it.
+    pub fn drain(&mut self) -> Vec<RequestId> {
+        let waiting = self.waiting.drain(..).map(|(r, _)| r.id);
+        let forwarded = self.forwarded.drain().map(|(_, f)| f.editor_id);
+        waiting.chain(forwarded).collect()
+    }
+
+    /// The requests owed for longer than [`ANSWER_WITHIN`], taken out: the editor's ids, and the ids
+    /// rust-analyzer has the forwarded ones under.
+    pub fn overdue(&mut self, now: Instant) -> (Vec<RequestId>, Vec<i32>) {
+        let late = |since: &Instant| now.duration_since(*since) >= ANSWER_WITHIN;
+        let mut editor_ids = Vec::new();
+        self.waiting.retain(|(request, since)| {
+            let keep = !late(since);
+            if !keep {
+                editor_ids.push(request.id.clone());
+            }
+            keep
+        });
+        let analyzer_ids: Vec<i32> = self
+            .forwarded
+            .iter()
+            .filter(|(_, f)| late(&f.since))
+            .map(|(&id, _)| id)
+            .collect();
+        for id in &analyzer_ids {
+            editor_ids.extend(self.forwarded.remove(id).map(|f| f.editor_id));
+        }
+        (editor_ids, analyzer_ids)
+    }
+
+    /// When the oldest request owed falls due, if any is owed.
+    pub fn next_due(&self) -> Option<Instant> {
+        let waiting = self.waiting.iter().map(|(_, since)| *since);
+        let forwarded = self.forwarded.values().map(|f| f.since);
+        waiting.chain(forwarded).min().map(|t| t + ANSWER_WITHIN)
+    }
+}
+
+/// When to start rust-analyzer again after it stopped: a second after a first stop, twice as long
+/// after each further stop within [`RESTART_WINDOW`], and never after [`MAX_RESTARTS`] stops within
+/// it (something is wrong that restarting will not mend; the editor is told).
+#[derive(Default)]
+pub struct Restarts {
+    stops: Vec<Instant>,
+}
+
+pub const RESTART_WINDOW: Duration = Duration::from_secs(300);
+pub const MAX_RESTARTS: usize = 5;
+
+impl Restarts {
+    /// Records a stop at `now`; how long to wait before starting again, or `None` for never.
+    pub fn stopped(&mut self, now: Instant) -> Option<Duration> {
+        self.stops
+            .retain(|stop| now.duration_since(*stop) < RESTART_WINDOW);
+        self.stops.push(now);
+        let recent = self.stops.len();
+        (recent <= MAX_RESTARTS).then(|| Duration::from_secs(1 << (recent - 1)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(id: i32) -> Request {
+        Request::new(
+            id.into(),
+            "textDocument/hover".into(),
+            serde_json::Value::Null,
+        )
+    }
+
+    #[test]
+    fn every_request_owed_is_taken_out_once() {
+        let mut pending = Pending::default();
+        pending.wait(request(1));
+        pending.forwarded(10, 2.into(), "textDocument/hover".into(), "a.rs".into());
+        pending.forwarded(11, 3.into(), "textDocument/hover".into(), "a.rs".into());
+        assert!(matches!(pending.cancel(&1.into()), Cancelled::Waiting(id) if id == 1.into()));
+        assert!(matches!(
+            pending.cancel(&2.into()),
+            Cancelled::Forwarded(10)
+        ));
+        assert!(pending.answered(10).is_some());
+        assert!(matches!(pending.cancel(&2.into()), Cancelled::Unknown));
+        assert_eq!(pending.drain(), vec![RequestId::from(3)]);
+        assert!(pending.next_due().is_none());
+    }
+
+    #[test]
+    fn requests_fall_due_after_the_answer_time() {
+        let mut pending = Pending::default();
+        pending.wait(request(1));
+        pending.forwarded(10, 2.into(), "textDocument/hover".into(), "a.rs".into());
+        let due = pending.next_due().expect("two owed");
+        assert_eq!(
+            pending.overdue(due - Duration::from_millis(1)),
+            (vec![], vec![])
+        );
+        let (editor, analyzer) = pending.overdue(due + Duration::from_millis(50));
+        assert_eq!(editor.len(), 2);
+        assert_eq!(analyzer, vec![10]);
+        assert!(pending.next_due().is_none());
+    }
+
+    #[test]
+    fn restarts_back_off_and_give_up() {
+        let mut restarts = Restarts::default();
+        let start = Instant::now();
+        let waits: Vec<Option<Duration>> = (0..6)
+            .map(|i| restarts.stopped(start + Duration::from_secs(i)))
+            .collect();
+        let secs = |s| Some(Duration::from_secs(s));
+        assert_eq!(waits, [secs(1), secs(2), secs(4), secs(8), secs(16), None]);
+        assert_eq!(restarts.stopped(start + RESTART_WINDOW * 2), secs(1));
+    }
+}
