@@ -3,6 +3,7 @@
 
 use syn::{ImplItem, Item, TraitItem};
 
+use crate::syntax::{nests_too_deep, on_big_stacks};
 use crate::{Place, TangledFile};
 
 /// One item the book defines.
@@ -46,23 +47,34 @@ pub struct Names {
     pub bindings: Vec<(String, Place)>,
 }
 
-/// The items and the local bindings of the tangled files, each file parsed once. A file that does
-/// not parse contributes nothing (the build reports it).
+/// The items and the local bindings of the tangled files, each file parsed once, on threads with
+/// stack enough for syn ([`on_big_stacks`]). A file that does not parse, or nests too deep to be
+/// parsed safely, contributes nothing (the build reports it).
 pub fn names(files: &[TangledFile]) -> Names {
     let mut names = Names::default();
-    for file in files {
-        if let Ok(parsed) = syn::parse_file(&file.text) {
-            let mut collector = Collector {
-                file,
-                found: &mut names.definitions,
-            };
-            collector.items(&parsed.items, None);
-            let mut bindings = Bindings {
-                file,
-                found: &mut names.bindings,
-            };
-            syn::visit::Visit::visit_file(&mut bindings, &parsed);
-        }
+    for found in on_big_stacks(files, names_in) {
+        names.definitions.extend(found.definitions);
+        names.bindings.extend(found.bindings);
+    }
+    names
+}
+
+fn names_in(file: &TangledFile) -> Names {
+    let mut names = Names::default();
+    if nests_too_deep(&file.text) {
+        return names;
+    }
+    if let Ok(parsed) = syn::parse_file(&file.text) {
+        let mut collector = Collector {
+            file,
+            found: &mut names.definitions,
+        };
+        collector.items(&parsed.items, None);
+        let mut bindings = Bindings {
+            file,
+            found: &mut names.bindings,
+        };
+        syn::visit::Visit::visit_file(&mut bindings, &parsed);
     }
     names
 }

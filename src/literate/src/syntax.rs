@@ -1,3 +1,6 @@
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use proc_macro2::{TokenStream, TokenTree};
 
 use crate::{Diagnostic, LineMap, Place, TangledFile};
@@ -36,30 +39,66 @@ pub fn check_syntax_of_all<'a>(
         .collect()
 }
 
-/// The first syntax error of each text, each found on a thread of its own with [`STACK_BYTES`] of
-/// stack (or on this thread, if one cannot be started).
+/// The first syntax error of each text, found on [`on_big_stacks`].
 fn syntax_errors(texts: &[&str]) -> Vec<Option<(usize, usize, String)>> {
+    on_big_stacks(texts, |text| syntax_error(text))
+}
+
+/// The most threads [`on_big_stacks`] starts, however many cores the machine has.
+const MAX_THREADS: usize = 8;
+
+/// `work` done on every input, the results in the order of the inputs, on as many threads as the
+/// machine has cores (at most [`MAX_THREADS`], and no more than there are inputs), each with
+/// [`STACK_BYTES`] of stack, for work that recurses as deep as its input nests (syn's parser). Each
+/// thread takes the next input not yet taken. If no thread can be started, the work is done on this
+/// thread.
+pub(crate) fn on_big_stacks<T: Sync, R: Send>(
+    inputs: &[T],
+    work: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = cores.min(MAX_THREADS).min(inputs.len());
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<R>>> = inputs.iter().map(|_| Mutex::new(None)).collect();
+    let worker = || {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(input) = inputs.get(i) else { break };
+            let result = work(input);
+            *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+        }
+    };
     std::thread::scope(|scope| {
-        let threads: Vec<_> = texts
-            .iter()
-            .map(|&text| {
+        let started: Vec<_> = (0..threads)
+            .filter_map(|_| {
                 std::thread::Builder::new()
-                    .name("syntax check".into())
+                    .name("syn parser".into())
                     .stack_size(STACK_BYTES)
-                    .spawn_scoped(scope, move || syntax_error(text))
+                    .spawn_scoped(scope, worker)
+                    .ok()
             })
             .collect();
-        threads
-            .into_iter()
-            .zip(texts)
-            .map(|(thread, text)| match thread {
-                Ok(thread) => thread
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                Err(_) => syntax_error(text),
-            })
-            .collect()
-    })
+        for thread in started {
+            thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        }
+    });
+    results
+        .into_iter()
+        .zip(inputs)
+        .map(|(result, input)| {
+            let result = result.into_inner().unwrap_or_else(|e| e.into_inner());
+            result.unwrap_or_else(|| work(input))
+        })
+        .collect()
+}
+
+/// Whether a text's brackets nest deeper than [`MAX_NESTING`] (or it does not lex): a text no syn
+/// parse should be given.
+pub(crate) fn nests_too_deep(text: &str) -> bool {
+    text.parse::<TokenStream>()
+        .map_or(true, |tokens| too_deep(tokens).is_some())
 }
 
 /// A syntax error found at `line` and `column` of a tangled file, as a diagnostic at its Markdown

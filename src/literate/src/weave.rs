@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value, json};
 
 use crate::identifiers::{Definition, identifiers, names};
@@ -776,8 +777,20 @@ fn slug(name: &str) -> String {
 fn relative_html(from: &str, to: &str) -> String {
     let depth = from.matches('/').count();
     let target = to.strip_suffix(".md").unwrap_or(to);
-    format!("{}{target}.html", "../".repeat(depth))
+    let encoded: Vec<String> = target
+        .split('/')
+        .map(|segment| utf8_percent_encode(segment, PATH_SEGMENT).to_string())
+        .collect();
+    format!("{}{}.html", "../".repeat(depth), encoded.join("/"))
 }
+
+/// What a chapter's path must have percent-encoded in a link: everything but letters, digits and
+/// `-._~`, so that a space, `#`, `?` or `%` in a file's name cannot end or change the link.
+const PATH_SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 /// Text made safe inside HTML.
 pub fn escape(text: &str) -> String {

@@ -31,6 +31,11 @@ usage: mdbook-chat-noir            weave the book mdbook sends on standard input
 mdbook runs this program as the preprocessor named in book/book.toml.
 ";
 
+/// The mdbook series whose preprocessor protocol this program speaks: a `[context, book]` pair with
+/// the chapters under the book's `items`. mdbook has changed that protocol between series, and a book
+/// woven under a protocol this program misreads would be published unwoven, so any other is refused.
+const MDBOOK_SERIES: &str = "0.5.";
+
 /// The program that draws the figures, and the package it is built from.
 const FIGURES: &str = "chat-noir-figures";
 
@@ -55,6 +60,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Err(why) = check_protocol(&context, &book) {
+        eprintln!("mdbook-chat-noir: {why}");
+        return ExitCode::FAILURE;
+    }
     let crate_dir = crate_dir(&context);
     if let Err(problems) = weave_book(&crate_dir, &mut book) {
         eprintln!(
@@ -85,6 +94,27 @@ fn read_input() -> Result<(Value, Value), String> {
     }
 }
 
+/// That mdbook speaks the protocol this program was written for: its version is of
+/// [`MDBOOK_SERIES`], and the book it sent has its chapters where that protocol puts them.
+fn check_protocol(context: &Value, book: &Value) -> Result<(), String> {
+    let version = context["mdbook_version"].as_str().unwrap_or("of an unknown version");
+    if !version.starts_with(MDBOOK_SERIES) {
+        return Err(format!(
+            "written for mdbook {MDBOOK_SERIES}x, whose preprocessor protocol it speaks; this is \
+             mdbook {version}, so the book is not built (install mdbook 0.5.4: `cargo install \
+             mdbook --version 0.5.4 --locked`)"
+        ));
+    }
+    if !book["items"].is_array() {
+        return Err(
+            "mdbook sent a book without an `items` list of chapters, which this program cannot \
+             read; the book is not built"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 /// The crate whose book this is: `crate` in the preprocessor's table of `book.toml`, relative to the
 /// book's root, or the directory above the book.
 fn crate_dir(context: &Value) -> PathBuf {
@@ -107,6 +137,16 @@ fn weave_book(crate_dir: &Path, book: &mut Value) -> Result<(), usize> {
     visit_chapters(&mut book["items"], &mut |chapter| {
         chapters.extend(as_chapter(chapter))
     });
+    let missing = missing_chapters(&outcome.web, &chapters);
+    if !missing.is_empty() {
+        for (chapter, place) in &missing {
+            eprintln!(
+                "error: {place}: mdbook did not send {chapter}, which the tangled book has; the \
+                 book is not built, as it would be published without it"
+            );
+        }
+        return Err(missing.len());
+    }
     let drawn = draw_figures(crate_dir, &outcome.files, &figure_requests(&chapters))?;
     let mut figures = |words: &[&str]| {
         drawn
@@ -131,6 +171,18 @@ fn weave_book(crate_dir: &Path, book: &mut Value) -> Result<(), usize> {
         }
     });
     Ok(())
+}
+
+/// The chapters the tangler read that mdbook did not send, each with the place of its first line.
+fn missing_chapters(web: &literate::Web, sent: &[Chapter]) -> Vec<(String, literate::Place)> {
+    web.chapters
+        .iter()
+        .filter(|chapter| {
+            let path = chapter.display.strip_prefix("book/src/");
+            !sent.iter().any(|c| Some(c.path.as_str()) == path)
+        })
+        .map(|chapter| (chapter.display.clone(), chapter.place(0)))
+        .collect()
 }
 
 /// Calls `visit` on every chapter among a list of book items, each before its own chapters (its
