@@ -46,6 +46,12 @@ impl LineMap {
         ))
     }
 
+    /// The Markdown file and 1-based line of a 1-based tangled line, without copying the file's name.
+    pub fn source(&self, line: usize) -> Option<(&str, usize)> {
+        let origin = self.lines.get(line.checked_sub(1)?)?;
+        Some((&self.files[origin.file], origin.line))
+    }
+
     /// How much indentation references added in front of a 1-based tangled line.
     pub fn indent(&self, line: usize) -> Option<usize> {
         Some(self.lines.get(line.checked_sub(1)?)?.indent)

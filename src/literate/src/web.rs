@@ -60,18 +60,29 @@ pub fn root_file(name: &str) -> Option<&str> {
 impl Web {
     /// Reads the chunks of every chapter, with a diagnostic for each malformed block.
     pub fn parse(chapters: Vec<SourceText>) -> (Web, Vec<Diagnostic>) {
+        let parsed = chapters
+            .iter()
+            .enumerate()
+            .map(|(index, source)| ChapterChunks::parse(index, source))
+            .collect();
+        Web::from_chapters(chapters, parsed)
+    }
+
+    /// The web of chapters whose chunks were read already, one [`ChapterChunks`] per chapter, in
+    /// order: what [`Web::parse`] gives, for a reader that keeps the chunks of chapters that did not
+    /// change (the language server, on every keystroke).
+    pub fn from_chapters(
+        chapters: Vec<SourceText>,
+        parsed: Vec<ChapterChunks>,
+    ) -> (Web, Vec<Diagnostic>) {
         let mut web = Web {
             chapters,
             ..Web::default()
         };
         let mut problems = Vec::new();
-        for chapter in 0..web.chapters.len() {
-            let source = &web.chapters[chapter];
-            let mut parts = Vec::new();
-            for block in fenced_blocks(&source.text) {
-                parts.extend(read_block(chapter, source, &block, &mut problems));
-            }
-            for part in parts {
+        for chapter in parsed {
+            problems.extend(chapter.problems);
+            for part in chapter.parts {
                 web.add(part);
             }
         }
@@ -116,6 +127,25 @@ impl Web {
                 .iter()
                 .filter_map(move |line| Some((part, line.reference.as_ref()?)))
         })
+    }
+}
+
+/// The chunk parts of one chapter, and the problems of its blocks.
+#[derive(Clone, Debug)]
+pub struct ChapterChunks {
+    pub parts: Vec<Part>,
+    pub problems: Vec<Diagnostic>,
+}
+
+impl ChapterChunks {
+    /// Reads the chunks of chapter number `chapter` (its index in the book).
+    pub fn parse(chapter: usize, source: &SourceText) -> ChapterChunks {
+        let mut problems = Vec::new();
+        let parts = fenced_blocks(&source.text)
+            .iter()
+            .filter_map(|block| read_block(chapter, source, block, &mut problems))
+            .collect();
+        ChapterChunks { parts, problems }
     }
 }
 

@@ -314,6 +314,34 @@ fn without_rust_analyzer_it_says_so_and_still_knows_the_chunks() {
     editor.diagnostics("input.md", ANSWER, <[Value]>::is_empty);
 }
 
+#[test]
+fn a_chapter_changed_on_disk_while_closed_counts_at_the_next_keystroke() {
+    let copy = copy_of_the_crate();
+    let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
+    let mut editor = Editor::start(copy.path(), &[("LITERATE_RUST_ANALYZER", missing)]);
+    let text = editor.open("input.md");
+    editor.change("input.md", 2, &format!("{text}\nTyped."));
+    let world = copy.path().join("book/src/world.md");
+    let on_disk = fs::read_to_string(&world).unwrap();
+    let reference = "\n// <<a position on the board>>\n";
+    let broken = on_disk.replacen(reference, "\n// <<no such chunk>>\n", 1);
+    assert_ne!(broken, on_disk, "world.md has the reference");
+    let wrong = format!("{broken}\n");
+    fs::write(&world, &wrong).unwrap();
+    editor.change("input.md", 3, &text);
+    let undefined = |d: &[Value]| {
+        d.iter().any(|d| {
+            d["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("⟨no such chunk⟩"))
+        })
+    };
+    editor.diagnostics("world.md", ANSWER, undefined);
+    fs::write(&world, &on_disk).unwrap();
+    editor.change("input.md", 4, &format!("{text}\n"));
+    editor.diagnostics("world.md", ANSWER, <[Value]>::is_empty);
+}
+
 /// A copy of the crate to be analysed: its manifest, lock file, sources and book.
 fn copy_of_the_crate() -> tempfile::TempDir {
     let from = real_crate();

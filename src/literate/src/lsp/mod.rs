@@ -50,7 +50,18 @@ fn serve(connection: Connection) -> Result<(), String> {
         .initialize_finish(id, result)
         .map_err(|e| e.to_string())?;
     let capabilities = params["capabilities"].clone();
-    server::Server::new(connection, &crate_dir, capabilities).serve()
+    serve_book(connection, &crate_dir, capabilities)
+}
+
+/// Serves the book of the crate in `crate_dir` on an initialized connection, for an editor with
+/// `capabilities`, until it shuts the server down. [`run`] stands on this; a benchmark can run it on
+/// an in-memory connection.
+pub fn serve_book(
+    connection: Connection,
+    crate_dir: &Path,
+    capabilities: Value,
+) -> Result<(), String> {
+    server::Server::new(connection, crate_dir, capabilities).serve()
 }
 
 /// What the server can do for an editor.

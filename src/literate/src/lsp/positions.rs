@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use similar::{DiffOp, TextDiff};
 
-use crate::{TangledFile, is_announcement};
+use crate::{SourceText, TangledFile, is_announcement};
 
 /// A position in a text file: a 0-based line, and a 0-based character in UTF-16 code units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -25,11 +25,13 @@ pub struct Located {
 /// The two-way map between the chapters and the tangled files of one tangle.
 #[derive(Debug, Default)]
 pub struct Positions {
-    tangled: HashMap<String, TangledFile>,
-    chapters: HashMap<String, Vec<String>>,
-    /// For each chapter line (file, 1-based line), the code lines made from it: (tangled file,
-    /// 1-based line), in book order.
-    made_from: HashMap<(String, usize), Vec<(String, usize)>>,
+    files: Vec<TangledFile>,
+    /// Each file's index in `files`, by name.
+    by_name: HashMap<String, usize>,
+    chapters: HashMap<String, SourceText>,
+    /// For each chapter, by 1-based line, the code lines made from it: (index in `files`, 1-based
+    /// line), in book order.
+    made_from: HashMap<String, Vec<Vec<(usize, usize)>>>,
     /// For each chapter edited since the tangle, how its lines then and now match.
     drift: HashMap<String, Drift>,
 }
@@ -43,13 +45,12 @@ struct Drift {
 }
 
 impl Drift {
-    fn between(then: &[String], now: &[&str]) -> Drift {
-        let then: Vec<&str> = then.iter().map(String::as_str).collect();
+    fn between(then: &[&str], now: &[&str]) -> Drift {
         let mut drift = Drift {
             to_then: vec![None; now.len()],
             to_now: vec![None; then.len()],
         };
-        for op in TextDiff::from_slices(&then, now).ops() {
+        for op in TextDiff::from_slices(then, now).ops() {
             if let DiffOp::Equal {
                 old_index,
                 new_index,
@@ -70,26 +71,36 @@ impl Positions {
     /// The map of a tangle: its files, and the text of the chapters they were tangled from, by the
     /// name places use (`book/src/x.md`).
     pub fn new(files: &[TangledFile], chapters: &[(String, String)]) -> Positions {
-        let mut made_from: HashMap<(String, usize), Vec<(String, usize)>> = HashMap::new();
-        for file in files {
-            for (index, text) in file.text.lines().enumerate() {
-                let line = index + 1;
+        let mut made_from: HashMap<String, Vec<Vec<(usize, usize)>>> = HashMap::new();
+        for (index, file) in files.iter().enumerate() {
+            for (line_index, text) in file.text.lines().enumerate() {
+                let line = line_index + 1;
                 if is_announcement(text) {
                     continue;
                 }
-                if let Some(place) = file.map.place(line, 1) {
-                    made_from
-                        .entry((place.file, place.line))
-                        .or_default()
-                        .push((file.name.clone(), line));
+                let Some((chapter, chapter_line)) = file.map.source(line) else {
+                    continue;
+                };
+                let lines = match made_from.get_mut(chapter) {
+                    Some(lines) => lines,
+                    None => made_from.entry(chapter.to_string()).or_default(),
+                };
+                if lines.len() <= chapter_line {
+                    lines.resize(chapter_line + 1, Vec::new());
                 }
+                lines[chapter_line].push((index, line));
             }
         }
         Positions {
-            tangled: files.iter().map(|f| (f.name.clone(), f.clone())).collect(),
+            files: files.to_vec(),
+            by_name: files
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.name.clone(), i))
+                .collect(),
             chapters: chapters
                 .iter()
-                .map(|(name, text)| (name.clone(), text.lines().map(str::to_string).collect()))
+                .map(|(name, text)| (name.clone(), SourceText::new(name.clone(), text.clone())))
                 .collect(),
             made_from,
             drift: HashMap::new(),
@@ -105,9 +116,10 @@ impl Positions {
             let Some(then) = self.chapters.get(name) else {
                 continue;
             };
-            let now: Vec<&str> = text.lines().collect();
-            if now.len() != then.len() || now.iter().zip(then).any(|(a, b)| a != b) {
-                self.drift.insert(name.clone(), Drift::between(then, &now));
+            if then.text != *text {
+                let then: Vec<&str> = then.text.lines().collect();
+                let now: Vec<&str> = text.lines().collect();
+                self.drift.insert(name.clone(), Drift::between(&then, &now));
             }
         }
     }
@@ -130,7 +142,7 @@ impl Positions {
 
     /// The tangled files of the tangle.
     pub fn files(&self) -> impl Iterator<Item = &TangledFile> {
-        self.tangled.values()
+        self.files.iter()
     }
 
     /// Where the code at a chapter position was tangled to: its first use, in book order.
@@ -143,7 +155,11 @@ impl Positions {
         let Some(line_then) = self.line_then(&at.file, at.position.line) else {
             return Vec::new();
         };
-        let Some(uses) = self.made_from.get(&(at.file.clone(), line_then + 1)) else {
+        let uses = self
+            .made_from
+            .get(&at.file)
+            .and_then(|lines| lines.get(line_then + 1));
+        let Some(uses) = uses else {
             return Vec::new();
         };
         let Some(chapter_line) = self.chapter_line(&at.file, line_then) else {
@@ -151,14 +167,14 @@ impl Positions {
         };
         let chars = chars_before(chapter_line, at.position.character);
         uses.iter()
-            .filter_map(|(name, line)| {
-                let file = &self.tangled[name];
-                let code_start = file.map.place(*line, 1)?.col - 1;
-                let indent = file.map.indent(*line)?;
+            .filter_map(|&(index, line)| {
+                let file = &self.files[index];
+                let code_start = file.map.place(line, 1)?.col - 1;
+                let indent = file.map.indent(line)?;
                 let text = file.text.lines().nth(line - 1)?;
                 let character = utf16_len(text, indent + chars.saturating_sub(code_start));
                 Some(Located {
-                    file: name.clone(),
+                    file: file.name.clone(),
                     position: Position {
                         line: line - 1,
                         character,
@@ -170,7 +186,7 @@ impl Positions {
 
     /// The chapter position a tangled position came from.
     pub fn to_chapter(&self, at: &Located) -> Option<Located> {
-        let file = self.tangled.get(&at.file)?;
+        let file = &self.files[*self.by_name.get(&at.file)?];
         let text = file.text.lines().nth(at.position.line)?;
         let chars = chars_before(text, at.position.character);
         let place = file.map.place(at.position.line + 1, chars + 1)?;
@@ -186,7 +202,7 @@ impl Positions {
 
     /// The text of a 0-based line of a chapter, as it was tangled.
     pub fn chapter_line(&self, chapter: &str, line: usize) -> Option<&str> {
-        self.chapters.get(chapter)?.get(line).map(String::as_str)
+        self.chapters.get(chapter)?.line(line + 1)
     }
 }
 
@@ -235,7 +251,7 @@ mod tests {
         let chapter = at("book/src/a.md", 13, 11);
         let tangled = positions.to_tangled(&chapter).expect("the line is code");
         assert_eq!(tangled.file, "a.rs");
-        let text = positions.tangled["a.rs"]
+        let text = positions.files[positions.by_name["a.rs"]]
             .text
             .lines()
             .nth(tangled.position.line);

@@ -461,13 +461,21 @@ impl Server {
         }
     }
 
-    /// Gives rust-analyzer (and the mirror on disk) every tangled file that changed.
+    /// Gives rust-analyzer (and the mirror on disk) every tangled file that changed since it was
+    /// last given; a file it has as it is now is neither written nor read.
     fn send_files(&mut self, files: &[TangledFile]) {
         let AnalyzerState::Running { mirror, ready, .. } = &self.analyzer else {
             return;
         };
         let mut messages = Vec::new();
         for file in files {
+            let unchanged = self
+                .sent
+                .get(&file.name)
+                .is_some_and(|(_, t)| *t == file.text);
+            if unchanged {
+                continue;
+            }
             if let Err(e) = mirror.write(file) {
                 self.show_error(&format!("cannot write the mirror's {}: {e}", file.name));
             }
@@ -476,7 +484,6 @@ impl Server {
             }
             let uri = uri_of(&mirror.path_of(&file.name));
             let message = match self.sent.get(&file.name) {
-                Some((_, text)) if *text == file.text => continue,
                 Some((version, _)) => {
                     let version = version + 1;
                     self.sent
