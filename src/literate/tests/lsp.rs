@@ -3,7 +3,7 @@
 //! about chunks and the tangler's problems; with the real rust-analyzer behind it (the ignored tests,
 //! which `bash .ci/run` runs after installing one) it answers about the Rust in the chapters.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -646,4 +646,381 @@ fn a_killed_rust_analyzer_leaves_no_request_unanswered_and_comes_back() {
     }
     editor.notify("textDocument/didSave", save);
     editor.diagnostics("input.md", LOADING, mismatched);
+}
+
+/// A small seeded random number generator (xorshift), so that a failing soak can be run again with
+/// the seed it printed.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
+}
+
+/// The chapters a soak edits.
+const SOAKED: [&str; 4] = ["input.md", "world.md", "cats-path.md", "graph.md"];
+
+/// An editor typing at random: characters typed and deleted in prose and code, chunk markers broken
+/// and mended, chapters opened and closed; asking as it goes, and checking every answer.
+struct Soak {
+    editor: Editor,
+    rng: Rng,
+    /// The open chapters: version and text.
+    open: BTreeMap<String, (i32, String)>,
+    /// Lines broken in a marker: (chapter, the line as broken, the line as it was).
+    broken: Vec<(String, String, String)>,
+    /// The slowest answer so far.
+    slowest: Duration,
+    /// How many ranges were checked: in all, against a chunk's name, against the identifier asked about.
+    checked: (usize, usize, usize),
+}
+
+impl Soak {
+    fn text_of(&self, chapter: &str) -> String {
+        match self.open.get(chapter) {
+            Some((_, text)) => text.clone(),
+            None => {
+                fs::read_to_string(self.editor.crate_dir.join("book/src").join(chapter)).unwrap()
+            }
+        }
+    }
+
+    fn edit(&mut self) {
+        let open: Vec<String> = self.open.keys().cloned().collect();
+        let chapter = open[self.rng.below(open.len())].clone();
+        let (version, mut text) = self.open[&chapter].clone();
+        match self.rng.below(10) {
+            0..=3 => {
+                let typed = ['a', 'x', '{', '}', '(', ';', ' ', '<', '>', '/', '\n', 'é'];
+                let at = self.char_boundary(&text);
+                text.insert(at, typed[self.rng.below(typed.len())]);
+            }
+            4 | 5 => {
+                let at = self.char_boundary(&text);
+                if at < text.len() {
+                    text.remove(at);
+                }
+            }
+            6 => {
+                let markers: Vec<&str> = text.lines().filter(|l| l.contains("// <<")).collect();
+                if !markers.is_empty() {
+                    let line = markers[self.rng.below(markers.len())].to_string();
+                    let broken = line.replacen(">>", ">", 1);
+                    text = text.replacen(&line, &broken, 1);
+                    self.broken.push((chapter.clone(), broken, line));
+                }
+            }
+            7 => {
+                if let Some(i) = self
+                    .broken
+                    .iter()
+                    .position(|(c, b, _)| *c == chapter && text.contains(b.as_str()))
+                {
+                    let (_, broken, line) = self.broken.remove(i);
+                    text = text.replacen(&broken, &line, 1);
+                }
+            }
+            8 if open.len() > 1 => {
+                self.open.remove(&chapter);
+                let uri = self.editor.chapter_uri(&chapter);
+                self.editor.notify(
+                    "textDocument/didClose",
+                    json!({"textDocument": {"uri": uri}}),
+                );
+                return;
+            }
+            _ => {
+                let closed: Vec<&str> = SOAKED
+                    .iter()
+                    .copied()
+                    .filter(|c| !self.open.contains_key(*c))
+                    .collect();
+                if let Some(&other) = closed.get(self.rng.below(closed.len())) {
+                    let opened = self.editor.open(other);
+                    self.open.insert(other.to_string(), (1, opened));
+                }
+                return;
+            }
+        }
+        self.editor.change(&chapter, version + 1, &text);
+        self.open.insert(chapter, (version + 1, text));
+    }
+
+    fn char_boundary(&mut self, text: &str) -> usize {
+        let mut at = self.rng.below(text.len() + 1);
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
+    }
+
+    /// Asks about a random place of an open chapter, or about a chunk marker on it, and checks the
+    /// answer: it comes within 2 s, every range in it lies inside its document, and the answers
+    /// about a marker land on lines that hold that chunk's name.
+    fn ask(&mut self) {
+        let open: Vec<String> = self.open.keys().cloned().collect();
+        let chapter = open[self.rng.below(open.len())].clone();
+        let text = self.open[&chapter].1.clone();
+        let lines: Vec<&str> = text.split('\n').collect();
+        let markers: Vec<(usize, &str)> = lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.trim_start().starts_with("// <<") && l.contains(">>"))
+            .map(|(n, l)| (n, *l))
+            .collect();
+        let methods = [
+            "textDocument/hover",
+            "textDocument/definition",
+            "textDocument/references",
+            "textDocument/completion",
+        ];
+        let method = methods[self.rng.below(methods.len())];
+        let (position, name) =
+            if !markers.is_empty() && self.rng.below(2) == 0 && method != "textDocument/completion"
+            {
+                let (line, text) = markers[self.rng.below(markers.len())];
+                let start = text.find("// <<").unwrap() + 5;
+                let name = text[start..].split(">>").next().unwrap().to_string();
+                let character = text[..start].encode_utf16().count() + 1;
+                (json!({"line": line, "character": character}), Some(name))
+            } else {
+                let code: Vec<usize> = (0..lines.len())
+                    .filter(|&n| lines[n].contains("let ") && !lines[n].contains("<<"))
+                    .collect();
+                let line = match (code.is_empty(), self.rng.below(2)) {
+                    (false, 0) => code[self.rng.below(code.len())],
+                    _ => self.rng.below(lines.len()),
+                };
+                let character = self.rng.below(lines[line].encode_utf16().count() + 1);
+                (json!({"line": line, "character": character}), None)
+            };
+        let uri = self.editor.chapter_uri(&chapter);
+        let params = json!({
+            "textDocument": {"uri": uri},
+            "position": position,
+            "context": {"includeDeclaration": true},
+        });
+        let asked = Instant::now();
+        let answer = self.editor.try_request(method, params);
+        let took = asked.elapsed();
+        self.slowest = self.slowest.max(took);
+        assert!(took < Duration::from_secs(2), "{method} took {took:?}");
+        let Ok(answer) = answer else { return };
+        let on_marker = lines[position["line"].as_u64().unwrap() as usize].contains("<<");
+        let word = word_at(&lines, &position).filter(|_| !on_marker);
+        let book = uri.trim_end_matches(&chapter).to_string();
+        for (uri, range) in ranges(&answer, &uri) {
+            let Some(chapter) = uri.strip_prefix(&book).map(str::to_string) else {
+                continue;
+            };
+            let text = self.text_of(&chapter);
+            let line = range["start"]["line"].as_u64().unwrap() as usize;
+            let lines: Vec<&str> = text.split('\n').collect();
+            self.checked.0 += 1;
+            assert!(
+                line < lines.len(),
+                "{method} at {position}: line {line} of {chapter} (of {})",
+                lines.len()
+            );
+            let width = lines[line].encode_utf16().count() as u64;
+            assert!(
+                range["start"]["character"].as_u64().unwrap() <= width,
+                "{method} at {position}: {range} on {:?}",
+                lines[line]
+            );
+            if let (None, Some(word), "textDocument/references") = (&name, &word, method) {
+                let end = range["end"]["character"].as_u64().unwrap() as usize;
+                let start = range["start"]["character"].as_u64().unwrap() as usize;
+                let units: Vec<u16> = lines[line].encode_utf16().collect();
+                let named =
+                    String::from_utf16_lossy(&units[start.min(units.len())..end.min(units.len())]);
+                self.checked.2 += 1;
+                assert_eq!(
+                    &named, word,
+                    "references of `{word}` landed on {:?}",
+                    lines[line]
+                );
+            }
+            if let (Some(name), "textDocument/definition" | "textDocument/references") =
+                (&name, method)
+            {
+                self.checked.1 += 1;
+                let named = |line: &str| {
+                    let inside = line.split("<<").nth(1)?.split(">>").next()?;
+                    Some(inside.split_whitespace().collect::<Vec<_>>().join(" "))
+                };
+                let wanted = name.split_whitespace().collect::<Vec<_>>().join(" ");
+                assert_eq!(
+                    named(lines[line]).as_deref(),
+                    Some(wanted.as_str()),
+                    "{method} of ⟨{name}⟩ landed on {:?}",
+                    lines[line]
+                );
+            }
+        }
+    }
+}
+
+/// The identifier a position stands in, if it stands in one that is not a keyword.
+fn word_at(lines: &[&str], position: &Value) -> Option<String> {
+    let line: Vec<char> = lines[position["line"].as_u64()? as usize].chars().collect();
+    let units = position["character"].as_u64()? as usize;
+    let mut at = 0;
+    let mut counted = 0;
+    while at < line.len() && counted + line[at].len_utf16() <= units {
+        counted += line[at].len_utf16();
+        at += 1;
+    }
+    let is_word = |c: &char| c.is_alphanumeric() || *c == '_';
+    if !line.get(at).is_some_and(is_word) {
+        return None;
+    }
+    let start = (0..=at).rev().take_while(|&i| is_word(&line[i])).last()?;
+    let end = (at..line.len()).take_while(|&i| is_word(&line[i])).last()? + 1;
+    let word: String = line[start..end].iter().collect();
+    let keyword = [
+        "fn", "let", "mut", "pub", "use", "mod", "impl", "self", "Self", "crate", "super", "for",
+        "in", "if", "else", "match", "return", "struct", "enum", "const", "static", "type",
+        "where", "as", "ref", "move", "loop", "while", "break", "continue", "true", "false", "dyn",
+        "trait", "unsafe", "async", "await",
+    ];
+    let plain =
+        !word.starts_with(|c: char| c.is_ascii_digit()) && !keyword.contains(&word.as_str());
+    plain.then_some(word)
+}
+
+/// Every (uri, range) an answer holds: of locations, location links, a hover, completion edits.
+fn ranges(answer: &Value, asked: &str) -> Vec<(String, Value)> {
+    let mut found = Vec::new();
+    let mut stack = vec![answer];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => {
+                let uri = map
+                    .get("uri")
+                    .or(map.get("targetUri"))
+                    .and_then(Value::as_str);
+                let range = map.get("range").or(map.get("targetSelectionRange"));
+                if let Some(range) = range.filter(|r| r.get("start").is_some()) {
+                    found.push((uri.unwrap_or(asked).to_string(), range.clone()));
+                }
+                for (key, inner) in map {
+                    if key != "range" && key != "targetSelectionRange" {
+                        stack.push(inner);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The diagnostics last published for each chapter, once the server has answered a request sent
+/// after every edit (so that it has tangled the book as it is).
+fn settled_diagnostics(editor: &mut Editor) -> BTreeMap<String, Vec<Value>> {
+    let uri = editor.chapter_uri("input.md");
+    editor.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let mut last = BTreeMap::new();
+    for notification in &editor.notifications {
+        if notification.method == "textDocument/publishDiagnostics" {
+            let uri = notification.params["uri"].as_str().unwrap().to_string();
+            let ours: Vec<Value> = notification.params["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| d["source"] == "literate")
+                .cloned()
+                .collect();
+            last.insert(uri, ours);
+        }
+    }
+    last.retain(|_, diagnostics| !diagnostics.is_empty());
+    last
+}
+
+/// Types, asks and checks `edits` times on a copy of the crate, killing rust-analyzer `kills` times
+/// along the way if it runs; then the tangler's diagnostics must be those a server started afresh on
+/// the chapters as they ended gives.
+fn soak(edits: usize, analyzer: bool, kills: usize) {
+    let copy = copy_of_the_crate();
+    let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
+    let editor = if analyzer {
+        editor_with_rust_analyzer(copy.path()).0
+    } else {
+        Editor::start(copy.path(), &[("LITERATE_RUST_ANALYZER", missing)])
+    };
+    let seed = std::env::var("LITERATE_SOAK_SEED").map_or_else(
+        |_| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as u64
+                | 1
+        },
+        |s| s.parse().expect("a number"),
+    );
+    eprintln!("soak: {edits} edits, seed {seed} (LITERATE_SOAK_SEED={seed} runs it again)");
+    let mut soak = Soak {
+        editor,
+        rng: Rng(seed),
+        open: BTreeMap::new(),
+        broken: Vec::new(),
+        slowest: Duration::ZERO,
+        checked: (0, 0, 0),
+    };
+    let opened = soak.editor.open("input.md");
+    soak.open.insert("input.md".into(), (1, opened));
+    let started = Instant::now();
+    for n in 0..edits {
+        soak.edit();
+        if soak.rng.below(2) == 0 {
+            soak.ask();
+        }
+        let kill_now = analyzer && kills > 0 && n > 0 && n % (edits / (kills + 1)).max(1) == 0;
+        if kill_now && let Some(pid) = analyzer_pid(soak.editor.server.id()) {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        }
+    }
+    let soaked = settled_diagnostics(&mut soak.editor);
+    eprintln!(
+        "soak: {edits} edits in {:?}, slowest answer {:?}; {} ranges checked, {} against a chunk's name, {} against an identifier; {} chapter(s) end with problems",
+        started.elapsed(),
+        soak.slowest,
+        soak.checked.0,
+        soak.checked.1,
+        soak.checked.2,
+        soaked.len()
+    );
+    assert!(
+        soak.checked.0 > edits / 10,
+        "too few answers had ranges to check"
+    );
+    for (chapter, (_, text)) in &soak.open {
+        fs::write(copy.path().join("book/src").join(chapter), text).unwrap();
+    }
+    let mut fresh = Editor::start(copy.path(), &[("LITERATE_RUST_ANALYZER", missing)]);
+    assert_eq!(soaked, settled_diagnostics(&mut fresh), "seed {seed}");
+}
+
+#[test]
+fn a_soak_of_random_edits_gets_every_answer_in_time_and_in_place() {
+    let edits =
+        std::env::var("LITERATE_SOAK_EDITS").map_or(10_000, |n| n.parse().expect("a number"));
+    soak(edits, false, 0);
+}
+
+#[test]
+#[ignore = "needs rust-analyzer on PATH: bash .ci/run installs it"]
+fn a_soak_with_rust_analyzer_killed_along_the_way() {
+    let edits = std::env::var("LITERATE_SOAK_EDITS").map_or(1_000, |n| n.parse().expect("a number"));
+    soak(edits, true, 3);
 }
