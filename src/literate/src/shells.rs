@@ -5,12 +5,14 @@
 
 use std::collections::HashMap;
 use std::fs;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use crate::{Diagnostic, Place, SourceText, TangledFile};
+use proc_macro2::{TokenStream, TokenTree};
+use syn::{Item, ItemMod, Visibility};
 
-/// What a shell writes just before the name of a tangled file it includes.
-const INCLUDE: &str = "env!(\"OUT_DIR\"), \"/";
+use crate::syntax::nests_too_deep;
+use crate::{Diagnostic, Place, SourceText, TangledFile};
 
 /// The shells of the crate in `crate_dir`: the Rust files directly in `src/` and in `tests/`, in
 /// name order.
@@ -41,7 +43,11 @@ pub fn check_shells(crate_dir: &Path, files: &[TangledFile]) -> Vec<Diagnostic> 
             Some(SourceText::new(display.to_string_lossy(), text))
         })
         .collect();
-    let included: Vec<(String, Place)> = shells.iter().flat_map(includes).collect();
+    let included: Vec<(String, Place)> = shells
+        .iter()
+        .flat_map(includes)
+        .map(|include| (include.file, include.place))
+        .collect();
     let mut problems = Vec::new();
     for file in files {
         if !included.iter().any(|(name, _)| *name == file.name) {
@@ -72,18 +78,108 @@ pub fn check_shells(crate_dir: &Path, files: &[TangledFile]) -> Vec<Diagnostic> 
     problems
 }
 
-/// The tangled files a shell includes, each with the place of its name.
-pub(crate) fn includes(shell: &SourceText) -> Vec<(String, Place)> {
-    shell
-        .text
-        .match_indices(INCLUDE)
-        .filter_map(|(at, _)| {
-            let start = at + INCLUDE.len();
-            let name = &shell.text[start..];
-            let name = &name[..name.find('"')?];
-            Some((name.to_string(), shell.place(start)))
-        })
-        .collect()
+/// An `include!(concat!(env!("OUT_DIR"), "/NAME.rs"))` of a shell, as syn reads the shell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Include {
+    /// The tangled file's name (`world.rs`).
+    pub file: String,
+    /// Where the name is written.
+    pub place: Place,
+    /// The inline modules the include stands in, outermost first (`solve`, `board`).
+    pub modules: Vec<String>,
+    /// When the include is all a module holds: the bytes of that module's item from its visibility
+    /// to its closing brace, and the bytes before its opening brace (`pub mod world`).
+    pub module_item: Option<(Range<usize>, Range<usize>)>,
+}
+
+/// The tangled files a shell includes, in the order they are written, at any depth of inline
+/// modules. A shell that syn cannot parse (or that nests deeper than syn may go) includes nothing
+/// that can be read; the compiler reports it.
+pub(crate) fn includes(shell: &SourceText) -> Vec<Include> {
+    if nests_too_deep(&shell.text) {
+        return Vec::new();
+    }
+    let Ok(file) = syn::parse_file(&shell.text) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let mut pending: Vec<(&[Item], Vec<String>)> = vec![(&file.items, Vec::new())];
+    while let Some((items, modules)) = pending.pop() {
+        for item in items {
+            match item {
+                Item::Macro(item) => found.extend(include_of(&item.mac, shell, &modules)),
+                Item::Mod(module) => {
+                    let Some((_, inner)) = &module.content else {
+                        continue;
+                    };
+                    let mut path = modules.clone();
+                    path.push(module.ident.to_string());
+                    match inner.as_slice() {
+                        [Item::Macro(only)] => {
+                            found.extend(include_of(&only.mac, shell, &path).map(|include| {
+                                Include {
+                                    module_item: Some(module_bytes(module)),
+                                    ..include
+                                }
+                            }))
+                        }
+                        _ => pending.push((inner, path)),
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    found.sort_by_key(|include| (include.place.line, include.place.col));
+    found
+}
+
+/// The include a macro is, if it is `include!` of a file in `OUT_DIR`: the string literal in it that
+/// starts with `/` names the file.
+fn include_of(mac: &syn::Macro, shell: &SourceText, modules: &[String]) -> Option<Include> {
+    if !mac.path.is_ident("include") || !mac.tokens.to_string().contains("OUT_DIR") {
+        return None;
+    }
+    let mut streams: Vec<TokenStream> = vec![mac.tokens.clone()];
+    while let Some(stream) = streams.pop() {
+        for token in stream {
+            match token {
+                TokenTree::Group(group) => streams.push(group.stream()),
+                TokenTree::Literal(literal) => {
+                    let span = literal.span();
+                    let parsed = syn::parse2::<syn::LitStr>(TokenTree::Literal(literal).into());
+                    let Some(name) = parsed
+                        .ok()
+                        .and_then(|l| l.value().strip_prefix('/').map(String::from))
+                    else {
+                        continue;
+                    };
+                    return Some(Include {
+                        file: name,
+                        place: shell.place(span.byte_range().start + 2),
+                        modules: modules.to_vec(),
+                        module_item: None,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// The bytes of an inline module's item from its visibility (doc comments and attributes stay
+/// outside) to its closing brace, and the bytes of it before the opening brace.
+fn module_bytes(module: &ItemMod) -> (Range<usize>, Range<usize>) {
+    let start = match &module.vis {
+        Visibility::Public(token) => token.span.byte_range().start,
+        Visibility::Restricted(restricted) => restricted.pub_token.span.byte_range().start,
+        Visibility::Inherited => module.mod_token.span.byte_range().start,
+    };
+    let (brace, _) = module.content.as_ref().expect("an inline module");
+    let open = brace.span.open().byte_range().start;
+    let end = brace.span.close().byte_range().end;
+    (start..end, start..open)
 }
 
 /// What each tangled file becomes in the crate in `crate_dir`, in words for the woven book's captions:
@@ -100,10 +196,12 @@ pub fn root_roles(crate_dir: &Path) -> HashMap<String, String> {
         let relative = path.strip_prefix(crate_dir).unwrap_or(&path);
         let relative = relative.to_string_lossy().replace('\\', "/");
         let shell = SourceText::new(relative.clone(), text);
-        for (file, place) in includes(&shell) {
+        for include in includes(&shell) {
             let role = match relative.as_str() {
-                "src/lib.rs" => library_module(&shell, place.line)
-                    .map(|module| format!("the library's module <code>{module}</code>")),
+                "src/lib.rs" => (!include.modules.is_empty()).then(|| {
+                    let module = include.modules.join("::");
+                    format!("the library's module <code>{module}</code>")
+                }),
                 _ => targets
                     .iter()
                     .find(|(_, _, target_path)| *target_path == relative)
@@ -114,45 +212,75 @@ pub fn root_roles(crate_dir: &Path) -> HashMap<String, String> {
                 Some(format!("the integration test <code>{test}</code>"))
             });
             if let Some(role) = role {
-                roles.insert(file, role);
+                roles.insert(include.file, role);
             }
         }
     }
     roles
 }
 
-/// The name of the module whose `mod NAME {` line stands just above a library shell's 1-based line.
-fn library_module(shell: &SourceText, line: usize) -> Option<String> {
-    let above = shell.line(line.checked_sub(1)?)?;
-    let name = above
-        .trim()
-        .trim_start_matches("pub ")
-        .strip_prefix("mod ")?;
-    Some(name.trim_end_matches('{').trim().to_string())
-}
-
-/// The programs and benchmarks a manifest declares: (kind in words, name, path).
+/// The programs and benchmarks a manifest declares: (kind in words, name, path). A manifest that
+/// does not parse declares none (cargo reports it).
 fn manifest_targets(manifest: &str) -> Vec<(&'static str, String, String)> {
-    let mut targets = Vec::new();
-    let mut current: Option<(&'static str, Option<String>, Option<String>)> = None;
-    let quoted = |line: &str, key: &str| -> Option<String> {
-        let value = line.strip_prefix(key)?.trim_start().strip_prefix('=')?;
-        Some(value.trim().trim_matches('"').to_string())
+    let Ok(document) = manifest.parse::<toml_edit::DocumentMut>() else {
+        return Vec::new();
     };
-    for line in manifest.lines().map(str::trim).chain(["[end]"]) {
-        if line.starts_with('[') {
-            if let Some((kind, Some(name), Some(path))) = current.take() {
+    let mut targets = Vec::new();
+    for (key, kind) in [("bin", "program"), ("bench", "benchmark")] {
+        let Some(tables) = document
+            .get(key)
+            .and_then(toml_edit::Item::as_array_of_tables)
+        else {
+            continue;
+        };
+        for table in tables {
+            let text = |key: &str| table.get(key)?.as_str().map(str::to_string);
+            if let (Some(name), Some(path)) = (text("name"), text("path")) {
                 targets.push((kind, name, path));
             }
-            current = match line {
-                "[[bin]]" => Some(("program", None, None)),
-                "[[bench]]" => Some(("benchmark", None, None)),
-                _ => None,
-            };
-        } else if let Some((_, name, path)) = &mut current {
-            *name = name.take().or_else(|| quoted(line, "name"));
-            *path = path.take().or_else(|| quoted(line, "path"));
         }
     }
     targets
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn includes_are_found_in_modules_at_any_depth_with_their_items() {
+        let text = "//! A shell.\n\n/// The world.\npub mod world {\n    include!(concat!(env!(\"OUT_DIR\"), \"/world.rs\"));\n}\n\npub mod solve {\n    pub(crate) mod board {\n        include!(concat!(env!(\"OUT_DIR\"), \"/solve_board.rs\"));\n    }\n    // include!(concat!(env!(\"OUT_DIR\"), \"/commented.rs\"));\n}\n";
+        let shell = SourceText::new("src/lib.rs", text);
+        let found = includes(&shell);
+        let files: Vec<&str> = found.iter().map(|i| i.file.as_str()).collect();
+        assert_eq!(
+            files,
+            ["world.rs", "solve_board.rs"],
+            "a comment is no include"
+        );
+        assert_eq!(found[0].place, Place::new("src/lib.rs", 5, 41));
+        assert_eq!(found[1].modules, ["solve", "board"]);
+        let (item, head) = found[1].module_item.clone().unwrap();
+        assert!(text[item].starts_with("pub(crate) mod board {"));
+        assert_eq!(&text[head], "pub(crate) mod board ");
+        let (item, _) = found[0].module_item.clone().unwrap();
+        assert_eq!(&text[item.clone()][..14], "pub mod world ");
+        assert!(text[item].ends_with("}"));
+    }
+
+    #[test]
+    fn targets_are_read_from_the_manifest_as_toml() {
+        let manifest = "[package]\nname = 'x' # a comment\n\n[[bin]]\n# the game\nname = 'chat-noir'\npath = \"src/main.rs\"\n\n[[bench]]\nname = \"speed\"\npath = 'src/speed.rs'\nharness = false\n";
+        assert_eq!(
+            manifest_targets(manifest),
+            [
+                (
+                    "program",
+                    "chat-noir".to_string(),
+                    "src/main.rs".to_string()
+                ),
+                ("benchmark", "speed".to_string(), "src/speed.rs".to_string()),
+            ]
+        );
+    }
 }

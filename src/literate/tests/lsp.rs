@@ -1021,6 +1021,39 @@ fn a_soak_of_random_edits_gets_every_answer_in_time_and_in_place() {
 #[test]
 #[ignore = "needs rust-analyzer on PATH: bash .ci/run installs it"]
 fn a_soak_with_rust_analyzer_killed_along_the_way() {
-    let edits = std::env::var("LITERATE_SOAK_EDITS").map_or(1_000, |n| n.parse().expect("a number"));
+    let edits =
+        std::env::var("LITERATE_SOAK_EDITS").map_or(1_000, |n| n.parse().expect("a number"));
     soak(edits, true, 3);
+}
+
+#[test]
+#[ignore = "needs rust-analyzer on PATH: bash .ci/run installs it"]
+fn a_module_nested_in_the_library_shell_still_gets_its_type_errors() {
+    let copy = copy_of_the_crate();
+    let lib = copy.path().join("src/lib.rs");
+    let shell = fs::read_to_string(&lib).unwrap();
+    let flat = "pub mod input {\n    include!(concat!(env!(\"OUT_DIR\"), \"/input.rs\"));\n}\n";
+    let nested = "pub mod controls {\n    /// Keys and the mouse.\n    pub mod input {\n        include!(concat!(env!(\"OUT_DIR\"), \"/input.rs\"));\n    }\n}\npub use controls::input;\n";
+    assert!(shell.contains(flat), "src/lib.rs has the input module");
+    fs::write(&lib, shell.replacen(flat, nested, 1)).unwrap();
+    let (mut editor, text) = editor_with_rust_analyzer(copy.path());
+    let broken = text.replacen(
+        "build_bfs_table(world, Node::Boundary)",
+        "build_bfs_table(world, 7u8)",
+        1,
+    );
+    let wrong = position(&broken, "7u8", 0, 0);
+    editor.change("input.md", 2, &broken);
+    editor.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": editor.chapter_uri("input.md")}}),
+    );
+    editor.diagnostics("input.md", LOADING, |diagnostics| {
+        diagnostics.iter().any(|d| {
+            d["range"]["start"] == wrong
+                && d["message"]
+                    .as_str()
+                    .is_some_and(|m| m.starts_with("mismatched types"))
+        })
+    });
 }

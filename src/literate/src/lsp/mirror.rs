@@ -32,8 +32,10 @@ impl Mirror {
         let manifest = fs::read_to_string(crate_dir.join("Cargo.toml"))
             .map_err(|e| format!("cannot read Cargo.toml: {e}"))?;
         let manifest = mirror_manifest(&manifest, crate_dir, &shells)?;
-        fs::create_dir_all(mirror.dir.join("tangled"))
-            .map_err(|e| format!("cannot create {}: {e}", mirror.dir.display()))?;
+        for dir in std::iter::once("tangled").chain(shells.module_dirs.iter().map(String::as_str)) {
+            fs::create_dir_all(mirror.dir.join(dir))
+                .map_err(|e| format!("cannot create {}: {e}", mirror.dir.join(dir).display()))?;
+        }
         let write = |name: &str, text: &str| {
             write_if_changed(&mirror.dir.join(name), text)
                 .map_err(|e| format!("cannot write the mirror's {name}: {e}"))
@@ -72,6 +74,10 @@ impl Mirror {
 /// of tangled files, and which shell includes which tangled file as a whole.
 struct Shells {
     library: String,
+    /// The directories the library's inline modules that hold modules of tangled files would have
+    /// (`solve` for `mod solve { mod board { include!(…) } }`): the compiler reads the module's
+    /// `#[path = "../tangled/…"]` through them, so they must exist.
+    module_dirs: Vec<String>,
     /// (shell path relative to the crate, the tangled file it consists of).
     whole: Vec<(String, String)>,
 }
@@ -79,6 +85,7 @@ struct Shells {
 impl Shells {
     fn read(crate_dir: &Path) -> Result<Shells, String> {
         let mut library = None;
+        let mut module_dirs = Vec::new();
         let mut whole = Vec::new();
         for path in shell_paths(crate_dir) {
             let text = fs::read_to_string(&path)
@@ -87,12 +94,21 @@ impl Shells {
             let relative = relative.to_string_lossy().replace('\\', "/");
             if relative == "src/lib.rs" {
                 library = Some(library_root(&text));
+                module_dirs = includes(&SourceText::new("src/lib.rs", text.as_str()))
+                    .into_iter()
+                    .filter(|include| include.modules.len() > 1)
+                    .map(|include| include.modules[..include.modules.len() - 1].join("/"))
+                    .collect();
             } else if let Some(file) = included_files(&text).into_iter().next() {
                 whole.push((relative, file));
             }
         }
         let library = library.ok_or("the crate has no src/lib.rs")?;
-        Ok(Shells { library, whole })
+        Ok(Shells {
+            library,
+            module_dirs,
+            whole,
+        })
     }
 
     fn tangled_file_of(&self, shell: &str) -> Option<&str> {
@@ -102,41 +118,37 @@ impl Shells {
     }
 }
 
-/// The tangled files a shell (or a line of one) includes, in order.
+/// The tangled files a shell includes, in order.
 fn included_files(text: &str) -> Vec<String> {
     includes(&SourceText::new("", text))
         .into_iter()
-        .map(|(name, _)| name)
+        .map(|include| include.file)
         .collect()
 }
 
-/// The mirror's library root: `src/lib.rs` with every `mod NAME { include!(…"/FILE.rs") }` turned
-/// into `#[path = "tangled/FILE.rs"] mod NAME;`, everything else as it is.
+/// The mirror's library root: `src/lib.rs` with every inline module that holds nothing but an
+/// include of a tangled file (at any depth: `mod solve { pub mod board { include!(…) } }` too) turned
+/// into a module of that file, `#[path = "tangled/FILE.rs"] pub mod board;`, and everything else as
+/// it is. Inside inline modules a `#[path]` is read from the directory the modules would have
+/// (`solve/`), so the path climbs out of it first: `"../tangled/FILE.rs"`. (rust-analyzer does not
+/// follow an absolute one.)
 fn library_root(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let module = lines[i].strip_suffix(" {").filter(|l| l.contains("mod "));
-        let include = lines
-            .get(i + 1)
-            .and_then(|l| included_files(l).into_iter().next());
-        let closed = lines.get(i + 2).is_some_and(|l| l.trim() == "}");
-        match (module, include, closed) {
-            (Some(module), Some(file), true) => {
-                let indent = &module[..module.len() - module.trim_start().len()];
-                out.push_str(&format!(
-                    "{indent}#[path = \"tangled/{file}\"]\n{module};\n"
-                ));
-                i += 3;
-            }
-            _ => {
-                out.push_str(lines[i]);
-                out.push('\n');
-                i += 1;
-            }
-        }
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    for include in includes(&SourceText::new("src/lib.rs", text)) {
+        let Some((item, head)) = include.module_item else {
+            continue;
+        };
+        let climb = "../".repeat(include.modules.len().saturating_sub(1));
+        out.push_str(&text[from..item.start]);
+        out.push_str(&format!(
+            "#[path = \"{climb}tangled/{}\"] {};",
+            include.file,
+            text[head].trim_end()
+        ));
+        from = item.end;
     }
+    out.push_str(&text[from..]);
     out
 }
 
@@ -240,11 +252,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_library_root_gets_modules_of_tangled_files() {
-        let lib = "//! Doc.\n\n/// World.\npub mod world {\n    include!(concat!(env!(\"OUT_DIR\"), \"/world.rs\"));\n}\n\n#[cfg(test)]\nmod tests {\n    include!(concat!(env!(\"OUT_DIR\"), \"/tests.rs\"));\n}\n";
+    fn a_library_root_gets_modules_of_tangled_files_at_any_depth() {
+        let lib = "//! Doc.\n\n/// World.\npub mod world {\n    include!(concat!(env!(\"OUT_DIR\"), \"/world.rs\"));\n}\n\n#[cfg(test)]\nmod tests {\n    include!(concat!(env!(\"OUT_DIR\"), \"/tests.rs\"));\n}\n\npub mod solve {\n    pub use board::*;\n    pub(crate) mod board {\n        include!(concat!(env!(\"OUT_DIR\"), \"/solve_board.rs\"));\n    }\n}\n";
         assert_eq!(
             library_root(lib),
-            "//! Doc.\n\n/// World.\n#[path = \"tangled/world.rs\"]\npub mod world;\n\n#[cfg(test)]\n#[path = \"tangled/tests.rs\"]\nmod tests;\n"
+            "//! Doc.\n\n/// World.\n#[path = \"tangled/world.rs\"] pub mod world;\n\n#[cfg(test)]\n#[path = \"tangled/tests.rs\"] mod tests;\n\npub mod solve {\n    pub use board::*;\n    #[path = \"../tangled/solve_board.rs\"] pub(crate) mod board;\n}\n"
         );
     }
 
@@ -252,6 +264,7 @@ mod tests {
     fn the_manifest_keeps_dependencies_and_roots_targets_at_tangled_files() {
         let shells = Shells {
             library: String::new(),
+            module_dirs: Vec::new(),
             whole: vec![
                 ("src/main.rs".into(), "main.rs".into()),
                 ("tests/end_to_end.rs".into(), "end_to_end.rs".into()),
