@@ -97,7 +97,9 @@ fn read_input() -> Result<(Value, Value), String> {
 /// That mdbook speaks the protocol this program was written for: its version is of
 /// [`MDBOOK_SERIES`], and the book it sent has its chapters where that protocol puts them.
 fn check_protocol(context: &Value, book: &Value) -> Result<(), String> {
-    let version = context["mdbook_version"].as_str().unwrap_or("of an unknown version");
+    let version = context["mdbook_version"]
+        .as_str()
+        .unwrap_or("of an unknown version");
     if !version.starts_with(MDBOOK_SERIES) {
         return Err(format!(
             "written for mdbook {MDBOOK_SERIES}x, whose preprocessor protocol it speaks; this is \
