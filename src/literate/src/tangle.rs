@@ -1,8 +1,9 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::io;
+use std::ops::ControlFlow;
 use std::path::Path;
 
-use crate::{Diagnostic, LineMap, Part, PartKind, Place, Web, root_file};
+use crate::{Diagnostic, Line, LineMap, Part, PartKind, Place, Web, root_file};
 
 /// The most lines a tangled file may have. The book's largest file has a few thousand; a web that
 /// would make more has a chunk used many times over, many levels deep, which doubles the text at
@@ -443,16 +444,7 @@ fn announcement(part: &Part) -> String {
 
 /// Expands a root into its file: every reference replaced by its chunk's parts, each line indented like
 /// the reference, and each part announced by a comment naming its chunk and chapter.
-///
-/// References can nest as deep as the book likes, so the expansion keeps its own stack: one frame per
-/// chunk being expanded, with the part and line it has reached and the indentation its lines get.
 fn expand_root(web: &Web, name: &str, file: &str) -> TangledFile {
-    struct Frame<'w> {
-        parts: &'w [usize],
-        part: usize,
-        line: usize,
-        indent: String,
-    }
     let mut out = TangledFile {
         name: file.to_string(),
         text: String::new(),
@@ -460,7 +452,47 @@ fn expand_root(web: &Web, name: &str, file: &str) -> TangledFile {
     };
     let first = web.parts_of(name).next().expect("a root has parts");
     push_line(&mut out, "", BANNER, &first.header);
+    expand(web, name, |indent, met| {
+        match met {
+            Expanded::Part(part) => push_line(&mut out, indent, &announcement(part), &part.header),
+            Expanded::Line(line) => push_line(&mut out, indent, &line.text, &line.place),
+        }
+        ControlFlow::Continue(())
+    });
+    out
+}
+
+/// What [`expand`] meets, in the order of the text it makes.
+pub(crate) enum Expanded<'w> {
+    /// The start of a chunk part.
+    Part(&'w Part),
+    /// A line of code.
+    Line(&'w Line),
+}
+
+/// Expands a chunk: `visit` gets every part and every line of code the chunk's text is made of, in
+/// order, each with the indentation the references that put it there add, until it breaks. This is
+/// the one expansion of chunks: the tangler's files and the language server's hovers are made by it.
+///
+/// References can nest as deep as the book likes, so the expansion keeps its own stack: one frame per
+/// chunk being expanded, with the part and line it has reached and the indentation its lines get. A
+/// reference to a chunk already being expanded (a cycle, which the tangler reports before it ever
+/// expands) and one to an undefined chunk expand to nothing.
+pub(crate) fn expand<'w>(
+    web: &'w Web,
+    name: &'w str,
+    mut visit: impl FnMut(&str, Expanded<'w>) -> ControlFlow<()>,
+) {
+    struct Frame<'w> {
+        name: &'w str,
+        parts: &'w [usize],
+        part: usize,
+        line: usize,
+        indent: String,
+    }
+    let mut open: HashSet<&str> = HashSet::from([name]);
     let mut stack = vec![Frame {
+        name,
         parts: web.part_indices(name),
         part: 0,
         line: 0,
@@ -468,35 +500,42 @@ fn expand_root(web: &Web, name: &str, file: &str) -> TangledFile {
     }];
     while let Some(frame) = stack.last_mut() {
         let Some(&index) = frame.parts.get(frame.part) else {
+            open.remove(frame.name);
             stack.pop();
             continue;
         };
         let part = &web.parts[index];
         let line = frame.line;
         frame.line += 1;
-        if line == 0 {
-            push_line(&mut out, &frame.indent, &announcement(part), &part.header);
-            continue;
-        }
-        let Some(line) = part.body.get(line - 1) else {
-            frame.part += 1;
-            frame.line = 0;
-            continue;
-        };
-        match &line.reference {
-            Some(reference) => {
-                let indent = format!("{}{}", frame.indent, reference.indent);
-                stack.push(Frame {
-                    parts: web.part_indices(&reference.name),
-                    part: 0,
-                    line: 0,
-                    indent,
-                });
+        let met = match line.checked_sub(1).map(|n| part.body.get(n)) {
+            None => Expanded::Part(part),
+            Some(None) => {
+                frame.part += 1;
+                frame.line = 0;
+                continue;
             }
-            None => push_line(&mut out, &frame.indent, &line.text, &line.place),
+            Some(Some(line)) => match &line.reference {
+                Some(reference) => {
+                    if open.insert(&reference.name) {
+                        let indent = format!("{}{}", frame.indent, reference.indent);
+                        stack.push(Frame {
+                            name: &reference.name,
+                            parts: web.part_indices(&reference.name),
+                            part: 0,
+                            line: 0,
+                            indent,
+                        });
+                    }
+                    continue;
+                }
+                None => Expanded::Line(line),
+            },
+        };
+        let indent = &stack.last().expect("a frame").indent;
+        if visit(indent, met).is_break() {
+            return;
         }
     }
-    out
 }
 
 fn push_line(out: &mut TangledFile, indent: &str, text: &str, place: &Place) {

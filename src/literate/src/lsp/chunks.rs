@@ -2,8 +2,9 @@
 //! names, where its parts are, its text as the tangler puts it together, the names to complete after
 //! `// <<`, and the chunks of a chapter as its outline.
 
-use std::collections::HashSet;
+use std::ops::ControlFlow;
 
+use crate::tangle::{Expanded, expand};
 use crate::{Part, Place, Web};
 
 /// How many lines of a chunk's text a hover shows.
@@ -30,40 +31,26 @@ pub fn part_headers(web: &Web, name: &str) -> Vec<Place> {
 /// the announcement lines), cut short after [`HOVER_LINES`] lines.
 pub fn chunk_text(web: &Web, name: &str) -> String {
     let mut lines = Vec::new();
-    let mut open = HashSet::new();
-    expand(web, name, "", &mut open, &mut lines);
-    let total = lines.len();
-    lines.truncate(HOVER_LINES);
+    let mut more = false;
+    expand(web, name, |indent, met| {
+        let Expanded::Line(line) = met else {
+            return ControlFlow::Continue(());
+        };
+        if lines.len() == HOVER_LINES {
+            more = true;
+            return ControlFlow::Break(());
+        }
+        lines.push(match line.text.trim().is_empty() {
+            true => String::new(),
+            false => format!("{indent}{}", line.text),
+        });
+        ControlFlow::Continue(())
+    });
     let mut text = lines.join("\n");
-    if total > HOVER_LINES {
-        text.push_str(&format!("\n… {} more lines", total - HOVER_LINES));
+    if more {
+        text.push_str("\n… more lines");
     }
     text
-}
-
-fn expand<'w>(
-    web: &'w Web,
-    name: &'w str,
-    indent: &str,
-    open: &mut HashSet<&'w str>,
-    lines: &mut Vec<String>,
-) {
-    if lines.len() > HOVER_LINES || !open.insert(name) {
-        return;
-    }
-    for part in web.parts_of(name) {
-        for line in &part.body {
-            match &line.reference {
-                Some(reference) if web.is_defined(&reference.name) => {
-                    let inner = format!("{indent}{}", reference.indent);
-                    expand(web, &reference.name, &inner, open, lines);
-                }
-                _ if line.text.trim().is_empty() => lines.push(String::new()),
-                _ => lines.push(format!("{indent}{}", line.text)),
-            }
-        }
-    }
-    open.remove(name);
 }
 
 /// The start of a chunk name being typed after `// <<` before the cursor: the characters typed so
@@ -127,6 +114,30 @@ mod tests {
             chunk_text(&web(), "file:a.rs"),
             "fn f() {\n    let x = 1;\n    x\n}"
         );
+    }
+
+    #[test]
+    fn a_chain_of_fifty_thousand_chunks_and_a_cycle_are_shown_without_recursion() {
+        let depth = 50_000;
+        let mut text = String::from("```rust\n// <<file:a.rs>>=\n// <<c0>>\n```\n");
+        for i in 0..depth {
+            text.push_str(&format!("```rust\n// <<c{i}>>=\n// <<c{}>>\n```\n", i + 1));
+        }
+        text.push_str(&format!(
+            "```rust\n// <<c{depth}>>=\nfn deepest() {{}}\n// <<c0>>\n```\n"
+        ));
+        let (web, _) = Web::parse(vec![SourceText::new("book/src/a.md", text)]);
+        assert_eq!(chunk_text(&web, "file:a.rs"), "fn deepest() {}");
+    }
+
+    #[test]
+    fn a_long_chunk_is_cut_short() {
+        let body: String = (0..100).map(|i| format!("let x{i} = {i};\n")).collect();
+        let text = format!("```rust\n// <<file:a.rs>>=\n{body}```\n");
+        let (web, _) = Web::parse(vec![SourceText::new("book/src/a.md", text)]);
+        let shown = chunk_text(&web, "file:a.rs");
+        assert_eq!(shown.lines().count(), HOVER_LINES + 1);
+        assert!(shown.ends_with("\n… more lines"), "{shown}");
     }
 
     #[test]
