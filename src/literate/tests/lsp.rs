@@ -342,6 +342,18 @@ fn a_chapter_changed_on_disk_while_closed_counts_at_the_next_keystroke() {
     editor.diagnostics("world.md", ANSWER, <[Value]>::is_empty);
 }
 
+/// `input.md` with a type error (a `u8` where `build_bfs_table` takes a node), and the position of
+/// the wrong argument.
+fn with_a_type_error(text: &str) -> (String, Value) {
+    let broken = text.replacen(
+        "build_bfs_table(world, Node::Boundary)",
+        "build_bfs_table(world, 7u8)",
+        1,
+    );
+    let wrong = position(&broken, "7u8", 0, 0);
+    (broken, wrong)
+}
+
 /// A copy of the crate to be analysed: its manifest, lock file, sources and book.
 fn copy_of_the_crate() -> tempfile::TempDir {
     let from = real_crate();
@@ -465,12 +477,7 @@ fn type_errors_show_where_the_code_is_written_and_rename_edits_every_chapter() {
     let copy = copy_of_the_crate();
     let (mut editor, text) = editor_with_rust_analyzer(copy.path());
 
-    let broken = text.replacen(
-        "build_bfs_table(world, Node::Boundary)",
-        "build_bfs_table(world, 7u8)",
-        1,
-    );
-    let wrong = position(&broken, "7u8", 0, 0);
+    let (broken, wrong) = with_a_type_error(&text);
     editor.change("input.md", 2, &broken);
     // A test chunk of Board to Graph, which reaches tests.rs only through a reference in Tests.
     let graph = editor.open("graph.md");
@@ -582,12 +589,7 @@ fn kill_analyzer(editor: &Editor) {
 fn a_killed_rust_analyzer_leaves_no_request_unanswered_and_comes_back() {
     let copy = copy_of_the_crate();
     let (mut editor, text) = editor_with_rust_analyzer(copy.path());
-    let broken = text.replacen(
-        "build_bfs_table(world, Node::Boundary)",
-        "build_bfs_table(world, 7u8)",
-        1,
-    );
-    let wrong = position(&broken, "7u8", 0, 0);
+    let (broken, wrong) = with_a_type_error(&text);
     let mismatched = move |diagnostics: &[Value]| {
         diagnostics
             .iter()
@@ -1037,12 +1039,7 @@ fn a_module_nested_in_the_library_shell_still_gets_its_type_errors() {
     assert!(shell.contains(flat), "src/lib.rs has the input module");
     fs::write(&lib, shell.replacen(flat, nested, 1)).unwrap();
     let (mut editor, text) = editor_with_rust_analyzer(copy.path());
-    let broken = text.replacen(
-        "build_bfs_table(world, Node::Boundary)",
-        "build_bfs_table(world, 7u8)",
-        1,
-    );
-    let wrong = position(&broken, "7u8", 0, 0);
+    let (broken, wrong) = with_a_type_error(&text);
     editor.change("input.md", 2, &broken);
     editor.notify(
         "textDocument/didSave",
