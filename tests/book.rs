@@ -32,7 +32,7 @@ fn build(dest: &Path) {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "mdbook build failed:\n{stderr}");
     assert!(
-        !stderr.contains("mdbook-chat-noir:"),
+        !stderr.contains("mdbook-literate:"),
         "the weaver reported problems:\n{stderr}"
     );
 }
@@ -409,7 +409,7 @@ fn a_prose_edit_compiles_nothing_and_a_code_edit_draws_the_figures_again() {
 
 #[test]
 fn building_the_book_or_the_library_compiles_no_window() {
-    let book = ["mdbook-chat-noir", "chat-noir-figures", "chat-noir"];
+    let book = ["mdbook-literate", "chat-noir-figures", "chat-noir"];
     let tree = dependency_tree(&book, &[]);
     assert!(
         tree.contains("chat-noir v"),

@@ -22,18 +22,41 @@ pub struct Book {
 /// replaced, so that its chunks still count. A Markdown file in `src_dir` that holds chunks but is
 /// not listed is reported too: its chunks would silently be left out of the program.
 pub fn load_book(src_dir: &Path, display_dir: &str) -> (Book, Vec<Diagnostic>) {
-    load_book_with(src_dir, display_dir, &Overlays::new())
+    load_book_with(src_dir, display_dir, &mut Disk)
+}
+
+/// Where the tools read a book's files: the disk ([`Disk`]), or an editor's texts in front of it.
+pub trait Files {
+    /// The bytes of the file at `path`.
+    fn read(&mut self, path: &Path) -> std::io::Result<Vec<u8>>;
+}
+
+/// The files as they are on disk.
+pub struct Disk;
+
+impl Files for Disk {
+    fn read(&mut self, path: &Path) -> std::io::Result<Vec<u8>> {
+        fs::read(path)
+    }
 }
 
 /// Texts that stand in for files on disk, by path: an editor's unsaved chapters.
 pub type Overlays = HashMap<PathBuf, String>;
 
-/// [`load_book`], reading each file from `overlays` where it has the file's path, and from disk
-/// otherwise.
+impl Files for Overlays {
+    fn read(&mut self, path: &Path) -> std::io::Result<Vec<u8>> {
+        match self.get(path) {
+            Some(text) => Ok(text.clone().into_bytes()),
+            None => fs::read(path),
+        }
+    }
+}
+
+/// [`load_book`], reading every file through `files`.
 pub fn load_book_with(
     src_dir: &Path,
     display_dir: &str,
-    overlays: &Overlays,
+    files: &mut dyn Files,
 ) -> (Book, Vec<Diagnostic>) {
     let summary_path = src_dir.join("SUMMARY.md");
     let mut book = Book {
@@ -41,7 +64,7 @@ pub fn load_book_with(
         inputs: vec![src_dir.to_path_buf(), summary_path.clone()],
     };
     let mut problems = Vec::new();
-    let summary = match read_source(&summary_path, format!("{display_dir}/SUMMARY.md"), overlays) {
+    let summary = match read_source(&summary_path, format!("{display_dir}/SUMMARY.md"), files) {
         Ok((summary, problem)) => {
             problems.extend(problem);
             summary
@@ -62,7 +85,7 @@ pub fn load_book_with(
         }
         let file = src_dir.join(&path);
         book.inputs.push(file.clone());
-        match read_source(&file, format!("{display_dir}/{path}"), overlays) {
+        match read_source(&file, format!("{display_dir}/{path}"), files) {
             Ok((chapter, problem)) => {
                 book.chapters.push(chapter);
                 problems.extend(problem);
@@ -78,7 +101,7 @@ pub fn load_book_with(
         listed.push((path, place));
     }
     let listed: Vec<PathBuf> = listed.iter().map(|(path, _)| src_dir.join(path)).collect();
-    problems.extend(unlisted_chapters(src_dir, display_dir, &listed, overlays));
+    problems.extend(unlisted_chapters(src_dir, display_dir, &listed, files));
     (book, problems)
 }
 
@@ -87,12 +110,9 @@ pub fn load_book_with(
 fn read_source(
     path: &Path,
     display: String,
-    overlays: &Overlays,
+    files: &mut dyn Files,
 ) -> Result<(SourceText, Option<Diagnostic>), Diagnostic> {
-    if let Some(text) = overlays.get(path) {
-        return Ok((SourceText::new(display, text.clone()), None));
-    }
-    let bytes = fs::read(path).map_err(|e| {
+    let bytes = files.read(path).map_err(|e| {
         let reason = match e.kind() {
             std::io::ErrorKind::NotFound => "no such file".to_string(),
             _ => e.to_string(),
@@ -118,7 +138,7 @@ fn unlisted_chapters(
     src_dir: &Path,
     display_dir: &str,
     listed: &[PathBuf],
-    overlays: &Overlays,
+    files: &mut dyn Files,
 ) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     let mut directories = vec![src_dir.to_path_buf()];
@@ -143,7 +163,7 @@ fn unlisted_chapters(
             }
             let relative = path.strip_prefix(src_dir).unwrap_or(&path);
             let display = format!("{display_dir}/{}", relative.to_string_lossy());
-            let Ok((chapter, _)) = read_source(&path, display, overlays) else {
+            let Ok((chapter, _)) = read_source(&path, display, files) else {
                 continue;
             };
             if let Some(header) = first_header(&chapter) {

@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::ops::Range;
-use std::path::Path;
 use std::process::{Command, Stdio};
 
 use similar::{DiffOp, TextDiff};
@@ -13,14 +12,14 @@ use similar::{DiffOp, TextDiff};
 pub use crate::splice::Edit;
 use crate::splice::{NewChapter, splice};
 use crate::{
-    Diagnostic, Marker, Place, SourceText, TangledFile, Web, fenced_blocks, is_announcement,
-    marker, tangle,
+    Diagnostic, Disk, Marker, Place, Project, Reading, SourceText, TangledFile, Web, fenced_blocks,
+    is_announcement, marker, tangle,
 };
 
-/// Runs rustfmt (edition 2024) on a text, returning the formatted text.
-pub fn rustfmt(text: &str) -> Result<String, String> {
+/// Runs rustfmt for a Rust `edition` on a text, returning the formatted text.
+pub fn rustfmt(text: &str, edition: &str) -> Result<String, String> {
     let mut child = Command::new("rustfmt")
-        .args(["--edition", "2024", "--emit", "stdout", "--quiet"])
+        .args(["--edition", edition, "--emit", "stdout", "--quiet"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -61,20 +60,23 @@ struct FileChanges {
 /// A file left alone, by index, with why.
 type LeftAlone = BTreeMap<usize, Vec<Diagnostic>>;
 
-/// A book on disk, planned: the chapters in `src_dir` (known to the reader as `display_dir`) are
-/// tangled, each file is run through rustfmt, and [`plan`] proves the edits. `Err` when the book has
-/// problems or rustfmt fails, each a line to show.
-pub fn plan_book(
-    src_dir: &Path,
-    display_dir: &str,
-) -> Result<(Plan, Vec<NewChapter>), Vec<String>> {
-    let outcome = crate::tangle_book(src_dir, display_dir);
+/// A crate's book on disk, planned: the book is tangled and checked as every tool does
+/// ([`crate::tangle_project`]), each file is run through rustfmt for the crate's edition, and
+/// [`plan`] proves the edits. `Err` when the book has problems or rustfmt fails, each a line to
+/// show.
+pub fn plan_book(project: &Project) -> Result<(Plan, Vec<NewChapter>), Vec<String>> {
+    let mut reading = Reading {
+        files: &mut Disk,
+        chunks: None,
+        checked_before: &|_| false,
+    };
+    let outcome = crate::tangle_project(project, &mut reading);
     if !outcome.problems.is_empty() {
         return Err(outcome.problems.iter().map(ToString::to_string).collect());
     }
     let mut formatted = Vec::new();
     for file in outcome.files {
-        match rustfmt(&file.text) {
+        match rustfmt(&file.text, &project.edition) {
             Ok(text) => formatted.push((file, text)),
             Err(message) => {
                 return Err(vec![format!("rustfmt failed on {}: {message}", file.name)]);
@@ -87,12 +89,8 @@ pub fn plan_book(
         .iter()
         .map(|(index, text)| {
             let chapter = &outcome.web.chapters[*index];
-            let relative = chapter
-                .display
-                .strip_prefix(display_dir)
-                .unwrap_or(&chapter.display);
             NewChapter {
-                path: src_dir.join(relative.trim_start_matches('/')),
+                path: project.crate_dir.join(&chapter.display),
                 display: chapter.display.clone(),
                 read: chapter.text.clone(),
                 text: text.clone(),

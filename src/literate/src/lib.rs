@@ -9,34 +9,39 @@
 //! ([`weave`]).
 
 mod book;
+pub mod build_script;
 pub mod cargo_check;
 mod diagnostic;
 pub mod fmt;
 pub mod identifiers;
+pub mod init;
 mod line_map;
 #[cfg(feature = "lsp")]
 pub mod lsp;
 mod markdown;
 mod marker;
+mod project;
 mod shells;
 mod source;
 mod splice;
 mod syntax;
 mod tangle;
+pub mod theme;
 pub mod weave;
 mod web;
 
-pub use book::{Book, Overlays, chapter_links, load_book, load_book_with};
+pub use book::{Book, Disk, Files, Overlays, chapter_links, load_book, load_book_with};
 pub use diagnostic::{Diagnostic, Place};
 pub use line_map::LineMap;
 pub use markdown::{CodeBlock, CodeLine, fenced_blocks};
 pub use marker::{Marker, marker};
+pub use project::{Figures, PREPROCESSOR, Project};
 pub use shells::{check_shells, root_roles, shell_paths};
 pub use source::SourceText;
 pub use splice::{NewChapter, WriteError, write_chapters};
 pub use syntax::{MAX_NESTING, check_syntax, check_syntax_of_all};
 pub use tangle::{MAX_BYTES, MAX_LINES, TangledFile, is_announcement, tangle, write_if_changed};
-pub use web::{ChapterChunks, Line, Part, PartKind, Reference, Web, root_file};
+pub use web::{ChapterChunks, ChunkCache, Line, Part, PartKind, Reference, Web, root_file};
 
 use std::path::{Path, PathBuf};
 
@@ -54,17 +59,37 @@ pub struct Outcome {
 /// Whether a tangled file, exactly as it is, passed the syntax check before.
 pub type Trusted<'a> = &'a dyn Fn(&TangledFile) -> bool;
 
+/// How a book is read: through which files (the disk, or an editor's texts in front of it), with
+/// or without keeping the chunks of chapters that did not change, and which tangled files need no
+/// syntax check (those that passed it before, exactly as they are).
+pub struct Reading<'a> {
+    pub files: &'a mut dyn Files,
+    pub chunks: Option<&'a mut ChunkCache>,
+    pub checked_before: Trusted<'a>,
+}
+
 /// Loads the book in `src_dir` (known to the reader as `display_dir`), tangles it and checks the
 /// syntax of every tangled file.
 pub fn tangle_book(src_dir: &Path, display_dir: &str) -> Outcome {
-    tangle_book_trusting(src_dir, display_dir, &|_| false)
+    let mut reading = Reading {
+        files: &mut Disk,
+        chunks: None,
+        checked_before: &|_| false,
+    };
+    tangle_chapters(src_dir, display_dir, &mut reading)
 }
 
-/// [`tangle_book`], except that the syntax of the files `checked_before` vouches for is not checked
-/// again.
-fn tangle_book_trusting(src_dir: &Path, display_dir: &str, checked_before: Trusted) -> Outcome {
-    let (book, mut problems) = load_book(src_dir, display_dir);
-    let (web, parse_problems) = Web::parse(book.chapters);
+/// What every reader of a book stands on: from the chapters to tangled files whose syntax is
+/// checked, with every problem at its Markdown place.
+fn tangle_chapters(src_dir: &Path, display_dir: &str, reading: &mut Reading) -> Outcome {
+    let (book, mut problems) = load_book_with(src_dir, display_dir, reading.files);
+    let (web, parse_problems) = match reading.chunks.as_deref_mut() {
+        Some(cache) => {
+            let parsed = cache.read(&book.chapters);
+            Web::from_chapters(book.chapters, parsed)
+        }
+        None => Web::parse(book.chapters),
+    };
     problems.extend(parse_problems);
     let files = match tangle(&web) {
         Ok(files) => files,
@@ -73,6 +98,7 @@ fn tangle_book_trusting(src_dir: &Path, display_dir: &str, checked_before: Trust
             Vec::new()
         }
     };
+    let checked_before = reading.checked_before;
     problems.extend(check_syntax_of_all(
         files.iter().filter(|file| !checked_before(file)),
     ));
@@ -84,11 +110,26 @@ fn tangle_book_trusting(src_dir: &Path, display_dir: &str, checked_before: Trust
     }
 }
 
-/// Tangles the book of the crate in `crate_dir` (its chapters in `book/src`), as [`tangle_book`]
-/// does, and checks that the crate's shells include every tangled file and nothing else
-/// ([`check_shells`]). The book's preprocessor and `literate check` stand on this call, and the build
-/// script on [`tangle_crate_trusting`], which finds the same problems, so all three report them
-/// alike.
+/// The one way from a crate's book to a checked crate, used by the build script, the book's
+/// preprocessor, `literate check` and `fmt`, the language server and the book's own tests: the
+/// book's chapters (where the crate's configuration puts them, see [`Project`]) tangled and checked
+/// as [`tangle_book`] does, and the crate's shells checked to include every tangled file and
+/// nothing else ([`check_shells`]). The inputs are every file the result depends on, the
+/// configuration included.
+pub fn tangle_project(project: &Project, reading: &mut Reading) -> Outcome {
+    let crate_dir = &project.crate_dir;
+    let mut outcome = tangle_chapters(&project.src_dir(), &project.src, reading);
+    if outcome.problems.is_empty() {
+        let shells = check_shells(crate_dir, &outcome.files, reading.files);
+        outcome.problems.extend(shells);
+    }
+    outcome.inputs.extend(shell_paths(crate_dir));
+    outcome.inputs.push(crate_dir.join("tests"));
+    outcome.inputs.extend(project.config_files());
+    outcome
+}
+
+/// [`tangle_project`] of the crate in `crate_dir`, read from disk.
 pub fn tangle_crate(crate_dir: &Path) -> Outcome {
     tangle_crate_trusting(crate_dir, &|_| false)
 }
@@ -97,13 +138,21 @@ pub fn tangle_crate(crate_dir: &Path) -> Outcome {
 /// `checked_before` vouches for (the same text as a file written after a check that passed) are not
 /// parsed again. Parsing is most of the tangler's work, and after a prose edit no file changes.
 pub fn tangle_crate_trusting(crate_dir: &Path, checked_before: Trusted) -> Outcome {
-    let mut outcome = tangle_book_trusting(&crate_dir.join("book/src"), "book/src", checked_before);
-    if outcome.problems.is_empty() {
-        outcome
-            .problems
-            .extend(check_shells(crate_dir, &outcome.files));
-    }
-    outcome.inputs.extend(shell_paths(crate_dir));
-    outcome.inputs.push(crate_dir.join("tests"));
-    outcome
+    let project = match Project::open(crate_dir) {
+        Ok(project) => project,
+        Err(problem) => {
+            return Outcome {
+                web: Web::default(),
+                files: Vec::new(),
+                problems: vec![problem],
+                inputs: vec![crate_dir.join("Cargo.toml")],
+            };
+        }
+    };
+    let mut reading = Reading {
+        files: &mut Disk,
+        chunks: None,
+        checked_before,
+    };
+    tangle_project(&project, &mut reading)
 }

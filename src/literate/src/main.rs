@@ -1,27 +1,37 @@
 //! `literate`: the book's command-line tools.
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: literate check [CARGO CHECK ARGUMENTS...]
        literate fmt [--check]
        literate lsp
+       literate init [--literate PATH]
 
   check    runs `cargo check --message-format=json` (with --workspace --all-targets
            --all-features unless other arguments are given, so that code behind a
            feature is checked too) and prints every error and warning at its place
            in the book's Markdown, rustc-style.
   fmt      formats the book's code as rustfmt formats the tangled files, by
-           rewriting the chunks in book/src; with --check, only reports what
-           would change and fails if anything would.
+           rewriting the chunks in the chapters; with --check, only reports
+           what would change and fails if anything would.
   lsp      a language server for the chapters, on standard input and output:
            rust-analyzer's help inside chunks (it runs the first rust-analyzer
            on PATH that works, or the one LITERATE_RUST_ANALYZER names), and
            definitions, hovers and completions of chunk names.
+  init     makes the crate in the working directory a literate one: a book
+           (book/book.toml, book/src/SUMMARY.md, book/src/introduction.md)
+           whose first chapter holds the crate's code as its root chunk, the
+           crate's src/lib.rs (or src/main.rs) as the shell that includes it, a
+           build.rs that tangles the book, and literate as a build dependency
+           (from PATH, or the sources this program was built from). It writes
+           nothing over a file that is there already.
 
-Run them from the directory that holds book/src (lsp also finds it from the
-editor's workspace folder).
+Each serves the nearest crate, from the working directory upwards (lsp: from
+the editor's workspace folder), whose book has a SUMMARY.md. The book is in
+`book` beside Cargo.toml, or where `[package.metadata.literate] book = \"DIR\"`
+puts it; its chapters are where its book.toml's `[book] src` says.
 ";
 
 fn main() -> ExitCode {
@@ -34,6 +44,7 @@ fn main() -> ExitCode {
         }
         Some("fmt") => fmt(&args[1..]),
         Some("lsp") if args.len() == 1 => literate::lsp::run(),
+        Some("init") => init(&args[1..]),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS
@@ -45,6 +56,63 @@ fn main() -> ExitCode {
     }
 }
 
+/// `literate init [--literate PATH]`.
+fn init(args: &[String]) -> ExitCode {
+    let literate = match args {
+        [] => PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+        [flag, path] if flag == "--literate" => PathBuf::from(path),
+        _ => {
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let Ok(literate) = literate.join("Cargo.toml").canonicalize() else {
+        eprintln!(
+            "literate init: no Cargo.toml in {}: pass the literate crate's directory (src/literate \
+             of its repository) with --literate PATH",
+            literate.display()
+        );
+        return ExitCode::FAILURE;
+    };
+    let literate = literate.parent().expect("a manifest is in a directory");
+    let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let setup = match literate::init::plan(&here, literate) {
+        Ok(setup) => setup,
+        Err(refusals) => {
+            for refusal in refusals {
+                eprintln!("literate init: {refusal}");
+            }
+            eprintln!("literate init: nothing was written");
+            return ExitCode::FAILURE;
+        }
+    };
+    match literate::init::write(&here, &setup) {
+        Ok(written) => {
+            for path in written {
+                println!(
+                    "wrote {}",
+                    path.strip_prefix(&here).unwrap_or(&path).display()
+                );
+            }
+            println!("{NEXT_STEPS}");
+            ExitCode::SUCCESS
+        }
+        Err(why) => {
+            eprintln!("literate init: {why}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What to do after `literate init`.
+const NEXT_STEPS: &str = "
+Next:
+  cargo test                  tangles the book and runs its test
+  mdbook build book           weaves it (needs mdbook 0.5 and mdbook-literate on PATH:
+                              cargo install --path src/weaver, in the literate repository)
+  literate lsp                the language server for your editor
+  literate fmt                formats the chunks as rustfmt formats the tangled code";
+
 /// `literate fmt [--check]`.
 fn fmt(args: &[String]) -> ExitCode {
     let check = match args {
@@ -55,7 +123,15 @@ fn fmt(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (plan, chapters) = match literate::fmt::plan_book(Path::new("book/src"), "book/src") {
+    let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let project = match literate::Project::locate(&here) {
+        Ok(project) => project,
+        Err(why) => {
+            eprintln!("literate fmt: {why}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (plan, chapters) = match literate::fmt::plan_book(&project) {
         Ok(planned) => planned,
         Err(problems) => {
             for problem in problems {

@@ -12,7 +12,7 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::{Item, ItemMod, Visibility};
 
 use crate::syntax::nests_too_deep;
-use crate::{Diagnostic, Place, SourceText, TangledFile};
+use crate::{Diagnostic, Files, Place, SourceText, TangledFile};
 
 /// The shells of the crate in `crate_dir`: the Rust files directly in `src/` and in `tests/`, in
 /// name order.
@@ -33,12 +33,17 @@ pub fn shell_paths(crate_dir: &Path) -> Vec<PathBuf> {
     paths
 }
 
-/// Checks that the shells of `crate_dir` include every tangled file and nothing else.
-pub fn check_shells(crate_dir: &Path, files: &[TangledFile]) -> Vec<Diagnostic> {
+/// Checks that the shells of `crate_dir`, read through `reader`, include every tangled file and
+/// nothing else.
+pub fn check_shells(
+    crate_dir: &Path,
+    files: &[TangledFile],
+    reader: &mut dyn Files,
+) -> Vec<Diagnostic> {
     let shells: Vec<SourceText> = shell_paths(crate_dir)
         .iter()
         .filter_map(|path| {
-            let text = fs::read_to_string(path).ok()?;
+            let text = String::from_utf8(reader.read(path).ok()?).ok()?;
             let display = path.strip_prefix(crate_dir).unwrap_or(path);
             Some(SourceText::new(display.to_string_lossy(), text))
         })

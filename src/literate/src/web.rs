@@ -149,6 +149,34 @@ impl ChapterChunks {
     }
 }
 
+/// The chunks of each chapter as last read, for a reader that reads the same book again and again
+/// (the language server, on every keystroke): a chapter whose text and place in the book are the
+/// same is not read again.
+#[derive(Default)]
+pub struct ChunkCache(HashMap<String, (usize, String, ChapterChunks)>);
+
+impl ChunkCache {
+    /// The chunks of each of `chapters`, in order; the cache then holds these chapters only.
+    pub fn read(&mut self, chapters: &[SourceText]) -> Vec<ChapterChunks> {
+        let read: Vec<ChapterChunks> = chapters
+            .iter()
+            .enumerate()
+            .map(|(index, chapter)| match self.0.get(&chapter.display) {
+                Some((i, text, chunks)) if *i == index && *text == chapter.text => chunks.clone(),
+                _ => {
+                    let chunks = ChapterChunks::parse(index, chapter);
+                    let kept = (index, chapter.text.clone(), chunks.clone());
+                    self.0.insert(chapter.display.clone(), kept);
+                    chunks
+                }
+            })
+            .collect();
+        self.0
+            .retain(|display, _| chapters.iter().any(|c| c.display == *display));
+        read
+    }
+}
+
 /// Reads one fenced block: a chunk part when it is a `rust` block that starts with a header, nothing
 /// when it is an illustration. Problems go to `problems`.
 fn read_block(

@@ -13,7 +13,7 @@ use std::fs;
 use std::path::Path;
 
 use literate::fmt::plan_book;
-use literate::{Marker, fenced_blocks, marker, tangle_book, write_chapters};
+use literate::{Marker, Project, fenced_blocks, marker, tangle_book, write_chapters};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
@@ -274,6 +274,11 @@ impl GeneratedBook {
     }
 
     fn write(&self, dir: &Path) {
+        let manifest = "[package]\nname = \"book\"\nversion = \"0.1.0\"\nedition = \"2024\"\n";
+        fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+        fs::create_dir_all(dir.join("src")).unwrap();
+        let shell = "mod a {\n    include!(concat!(env!(\"OUT_DIR\"), \"/a.rs\"));\n}\n";
+        fs::write(dir.join("src/lib.rs"), shell).unwrap();
         let src = dir.join("book/src");
         fs::create_dir_all(&src).unwrap();
         let summary: String = (0..self.chapters)
@@ -336,15 +341,15 @@ struct Tally {
 fn format_twice(book: &GeneratedBook, tally: &mut Tally) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().unwrap();
     book.write(dir.path());
-    let src = dir.path().join("book/src");
+    let project = Project::open(dir.path()).unwrap();
     let before_chapters = chapters(dir.path(), book.chapters);
     let before = tangled(dir.path())?;
     let wanted: BTreeMap<&String, String> = before
         .iter()
-        .map(|(name, text)| (name, literate::fmt::rustfmt(text).unwrap()))
+        .map(|(name, text)| (name, literate::fmt::rustfmt(text, "2024").unwrap()))
         .collect();
 
-    let (plan, new) = plan_book(&src, "book/src").map_err(|e| TestCaseError::fail(e.join("\n")))?;
+    let (plan, new) = plan_book(&project).map_err(|e| TestCaseError::fail(e.join("\n")))?;
     write_chapters(&new).map_err(|e| TestCaseError::fail(e.to_string()))?;
 
     let after_chapters = chapters(dir.path(), book.chapters);
@@ -369,8 +374,7 @@ fn format_twice(book: &GeneratedBook, tally: &mut Tally) -> Result<(), TestCaseE
             plan.notes
         );
     }
-    let (second, rewritten) =
-        plan_book(&src, "book/src").map_err(|e| TestCaseError::fail(e.join("\n")))?;
+    let (second, rewritten) = plan_book(&project).map_err(|e| TestCaseError::fail(e.join("\n")))?;
     prop_assert!(
         rewritten.is_empty(),
         "a second fmt changes {:?}",

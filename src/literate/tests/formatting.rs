@@ -5,8 +5,9 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
-/// Writes a book of one chapter, `a.md`, into `dir`.
+/// Writes a crate into `dir` whose book has one chapter, `a.md`, with the root `file:a.rs`.
 fn write_book(dir: &Path, chapter: &str) {
+    write_crate_around(dir, "a.rs");
     fs::create_dir_all(dir.join("book/src")).unwrap();
     fs::write(
         dir.join("book/src/SUMMARY.md"),
@@ -14,6 +15,15 @@ fn write_book(dir: &Path, chapter: &str) {
     )
     .unwrap();
     fs::write(dir.join("book/src/a.md"), chapter).unwrap();
+}
+
+/// The manifest and library shell of a crate whose book has one root, `file:NAME`.
+fn write_crate_around(dir: &Path, name: &str) {
+    let manifest = "[package]\nname = \"book\"\nversion = \"0.1.0\"\nedition = \"2024\"\n";
+    fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    fs::create_dir_all(dir.join("src")).unwrap();
+    let shell = format!("mod a {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{name}\"));\n}}\n");
+    fs::write(dir.join("src/lib.rs"), shell).unwrap();
 }
 
 fn literate_fmt(dir: &Path, args: &[&str]) -> Output {

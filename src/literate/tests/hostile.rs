@@ -216,7 +216,7 @@ fn every_root_must_be_included_and_every_include_made() {
         "include!(concat!(env!(\"OUT_DIR\"), \"/lib.rs\"));\n\nmod old {\n    include!(concat!(env!(\"OUT_DIR\"), \"/old.rs\"));\n}\n",
     )
     .unwrap();
-    let problems: Vec<String> = check_shells(crate_dir.path(), &outcome.files)
+    let problems: Vec<String> = check_shells(crate_dir.path(), &outcome.files, &mut literate::Disk)
         .iter()
         .map(ToString::to_string)
         .collect();

@@ -11,9 +11,13 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use literate::{SourceText, Web, chapter_links};
+use literate::{Project, SourceText, Web, chapter_links};
+
+mod support;
+
 use lsp_server::{Message, Notification, Request, Response, ResponseError};
 use serde_json::{Value, json};
+use support::{copy_tree, roman};
 
 /// How long rust-analyzer may take to load the book's crate and check it, on a busy machine.
 const LOADING: Duration = Duration::from_secs(900);
@@ -43,7 +47,8 @@ struct Editor {
     messages: Receiver<Message>,
     next_id: i32,
     notifications: Vec<Notification>,
-    crate_dir: PathBuf,
+    /// The book's chapters.
+    chapters: PathBuf,
 }
 
 impl Editor {
@@ -76,7 +81,7 @@ impl Editor {
             messages,
             next_id: 1,
             notifications: Vec::new(),
-            crate_dir: crate_dir.to_path_buf(),
+            chapters: Project::open(crate_dir).unwrap().src_dir(),
         };
         let capabilities = json!({"textDocument": {
             "hover": {"contentFormat": ["markdown", "plaintext"]},
@@ -198,12 +203,12 @@ impl Editor {
     }
 
     fn chapter_uri(&self, chapter: &str) -> String {
-        uri(&self.crate_dir.join("book/src").join(chapter))
+        uri(&self.chapters.join(chapter))
     }
 
     /// Opens a chapter as it is on disk, and returns its text.
     fn open(&mut self, chapter: &str) -> String {
-        let text = fs::read_to_string(self.crate_dir.join("book/src").join(chapter)).unwrap();
+        let text = fs::read_to_string(self.chapters.join(chapter)).unwrap();
         let document = json!({"uri": self.chapter_uri(chapter), "languageId": "markdown", "version": 1, "text": text});
         self.notify("textDocument/didOpen", json!({"textDocument": document}));
         text
@@ -367,20 +372,6 @@ fn copy_of_the_crate() -> tempfile::TempDir {
     dir
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).expect("make a directory");
-    for entry in fs::read_dir(from).expect("read a directory").flatten() {
-        let (path, name) = (entry.path(), entry.file_name());
-        if name == "target" || name == "fuzz" {
-            continue;
-        } else if path.is_dir() {
-            copy_tree(&path, &to.join(name));
-        } else {
-            fs::copy(&path, to.join(name)).expect("copy a file");
-        }
-    }
-}
-
 /// An editor on a copy of the crate, with rust-analyzer loaded: hover answers on `build_bfs_table`.
 fn editor_with_rust_analyzer(copy: &Path) -> (Editor, String) {
     // rust-analyzer's cargo runs compile into a target directory of their own, kept between runs.
@@ -534,6 +525,123 @@ fn type_errors_show_where_the_code_is_written_and_rename_edits_every_chapter() {
     }
 }
 
+#[test]
+fn a_second_book_in_a_layout_of_its_own_is_served() {
+    let book = roman();
+    let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
+    let mut editor = Editor::start(book.path(), &[("LITERATE_RUST_ANALYZER", missing)]);
+    assert!(
+        editor
+            .chapter_uri("writing.md")
+            .ends_with("/docs/chapters/writing.md")
+    );
+    let text = editor.open("writing.md");
+    let reference = position(&text, "// <<reading a numeral>>\n", 0, 8);
+    let definition = editor.at("textDocument/definition", "writing.md", reference.clone());
+    let reading = fs::read_to_string(book.path().join("docs/chapters/reading.md")).unwrap();
+    let header = position(&reading, "// <<reading a numeral>>=", 0, 0);
+    assert_eq!(definition[0]["uri"], editor.chapter_uri("reading.md"));
+    assert_eq!(definition[0]["range"]["start"]["line"], header["line"]);
+    let hover = editor.at("textDocument/hover", "writing.md", reference);
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(shown.contains("pub fn from_roman"), "{shown}");
+
+    let misspelt = text.replacen("// <<reading a numeral>>\n", "// <<reading a numeal>>\n", 1);
+    editor.change("writing.md", 2, &misspelt);
+    let line = line_of(&position(&misspelt, "// <<reading a numeal>>", 0, 0));
+    let problems = editor.diagnostics("writing.md", ANSWER, |d| !d.is_empty());
+    assert_eq!(problems[0]["range"]["start"]["line"], line, "{problems:?}");
+}
+
+#[test]
+#[ignore = "needs rust-analyzer on PATH: bash .ci/run installs it"]
+fn rust_analyzer_answers_in_the_second_book_and_renames_in_quoted_crlf_chapters() {
+    let book = roman();
+    // Reading numbers, quoted and with CRLF line endings: rename must keep both.
+    let reading_path = book.path().join("docs/chapters/reading.md");
+    let reading = fs::read_to_string(&reading_path).unwrap();
+    let quoted: String = reading
+        .lines()
+        .map(|line| match line {
+            "" => ">\r\n".to_string(),
+            _ => format!("> {line}\r\n"),
+        })
+        .collect();
+    fs::write(&reading_path, &quoted).unwrap();
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("lsp-target");
+    let mut editor = Editor::start(book.path(), &[("CARGO_TARGET_DIR", target.as_os_str())]);
+    let text = editor.open("there-and-back.md");
+    let call = position(&text, "to_roman(n)", 0, 2);
+    let params =
+        json!({"textDocument": {"uri": editor.chapter_uri("there-and-back.md")}, "position": call});
+    let deadline = Instant::now() + LOADING;
+    let shown = loop {
+        let hover = editor.try_request("textDocument/hover", params.clone());
+        if let Some(hover) = hover.ok().filter(|hover| !hover.is_null()) {
+            break hover["contents"]["value"].as_str().unwrap().to_string();
+        }
+        assert!(Instant::now() < deadline, "rust-analyzer did not load");
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    assert!(
+        shown.contains("pub fn to_roman(mut n: u32) -> Option<String>"),
+        "{shown}"
+    );
+
+    let writing = editor.open("writing.md");
+    let symbols = position(&writing, "const SYMBOLS", 0, 6);
+    let params = json!({
+        "textDocument": {"uri": editor.chapter_uri("writing.md")},
+        "position": symbols,
+        "newName": "TABLE",
+    });
+    let edit = editor.request("textDocument/rename", params);
+    let changes = edit["changes"].as_object().expect("changes by document");
+    for (chapter, before) in [("writing.md", &writing), ("reading.md", &quoted)] {
+        let edits = changes[&editor.chapter_uri(chapter)].as_array().unwrap();
+        let after = applied(before, edits);
+        assert_eq!(after, before.replace("SYMBOLS", "TABLE"), "{chapter}");
+    }
+
+    let (broken, wrong) = {
+        let broken = writing.replacen("numeral.push_str(symbol);", "numeral.push_str(value);", 1);
+        let wrong = position(&broken, "value);", 0, 0);
+        (broken, wrong)
+    };
+    editor.change("writing.md", 2, &broken);
+    editor.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": editor.chapter_uri("writing.md")}}),
+    );
+    editor.diagnostics("writing.md", LOADING, |diagnostics| {
+        diagnostics.iter().any(|d| {
+            let message = d["message"].as_str().unwrap_or_default();
+            message.starts_with("mismatched types") && d["range"]["start"] == wrong
+        })
+    });
+}
+
+/// A text with an editor's text edits (all on single lines, in one document) made.
+fn applied(text: &str, edits: &[Value]) -> String {
+    let mut lines: Vec<String> = text.split_inclusive('\n').map(str::to_string).collect();
+    let mut edits: Vec<&Value> = edits.iter().collect();
+    edits.sort_by_key(|e| {
+        let start = &e["range"]["start"];
+        std::cmp::Reverse((start["line"].as_u64(), start["character"].as_u64()))
+    });
+    for edit in edits {
+        let (start, end) = (&edit["range"]["start"], &edit["range"]["end"]);
+        assert_eq!(start["line"], end["line"]);
+        let line = &mut lines[start["line"].as_u64().unwrap() as usize];
+        let column = |p: &Value| p["character"].as_u64().unwrap() as usize;
+        line.replace_range(
+            column(start)..column(end),
+            edit["newText"].as_str().unwrap(),
+        );
+    }
+    lines.concat()
+}
+
 /// The chapters (`input.md`) with `word` in the code of a chunk.
 fn chapters_whose_code_says(crate_dir: &Path, word: &str) -> Vec<String> {
     let src = crate_dir.join("book/src");
@@ -685,9 +793,7 @@ impl Soak {
     fn text_of(&self, chapter: &str) -> String {
         match self.open.get(chapter) {
             Some((_, text)) => text.clone(),
-            None => {
-                fs::read_to_string(self.editor.crate_dir.join("book/src").join(chapter)).unwrap()
-            }
+            None => fs::read_to_string(self.editor.chapters.join(chapter)).unwrap(),
         }
     }
 

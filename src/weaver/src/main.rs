@@ -1,13 +1,19 @@
-//! `mdbook-chat-noir`: the mdbook preprocessor that weaves the Chat Noir book.
+//! `mdbook-literate`: the mdbook preprocessor that weaves a literate Rust book.
 //!
-//! mdbook runs it (see `book/book.toml`) with the book as JSON on standard input and reads the woven
-//! book from standard output. It tangles the book first, exactly as the build does, and stops with
-//! every problem at its Markdown place if there is one: a book with a broken chunk is never published
-//! half woven. The figures are drawn by the game's own code, in a separate program
-//! (`chat-noir-figures`) that this one builds with cargo and runs; its compile errors are shown at
-//! their places in the book too. The figures are kept, and drawn again only when the code they are
-//! drawn from changes, so that a prose edit compiles and runs nothing of the game. This program
-//! itself depends on no code of the game, so nothing in the book can keep it from starting.
+//! mdbook runs it (as `[preprocessor.literate]` of the book's `book.toml`) with the book as JSON on
+//! standard input and reads the woven book from standard output. It tangles the book first, exactly
+//! as the build does, and stops with every problem at its Markdown place if there is one: a book
+//! with a broken chunk is never published half woven. A book's figures are drawn by its own code, in
+//! a separate program that `book.toml` names (`figures`, its package directory); this one builds it
+//! with cargo and runs it, and its compile errors are shown at their places in the book too. The
+//! figures are kept, and drawn again only when the code they are drawn from changes, so that a prose
+//! edit compiles and runs nothing of the book's crate. This program itself depends on no code of
+//! any book, so nothing in a book can keep it from starting.
+//!
+//! The figures program reads a JSON array of figure requests on standard input, each the words of
+//! a `{{#figure WORDS}}` directive (an array of strings), and writes a JSON array of as many
+//! answers, each `{"html": "..."}` (put in the chapter in place of the directive) or
+//! `{"error": "..."}` (reported at the directive's place).
 //!
 //! mdbook's preprocessor protocol is a JSON pair `[context, book]` in and the book out. This program
 //! reads it as plain JSON and changes nothing but the chapters' `content`, so it needs no more than
@@ -19,16 +25,23 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
-use literate::TangledFile;
 use literate::cargo_check::{cargo, renderer_for};
 use literate::weave::{Chapter, figure_requests, weave};
+use literate::{Figures, Project, TangledFile};
 use serde_json::Value;
 
 const USAGE: &str = "\
-usage: mdbook-chat-noir            weave the book mdbook sends on standard input
-       mdbook-chat-noir supports RENDERER
+usage: mdbook-literate            weave the book mdbook sends on standard input
+       mdbook-literate supports RENDERER
 
-mdbook runs this program as the preprocessor named in book/book.toml.
+mdbook runs this program as the preprocessor [preprocessor.literate] of book.toml:
+
+  [preprocessor.literate]
+  command = \"mdbook-literate\"
+  crate = \"..\"              # the crate the book belongs to, from the book's root
+  figures = \"../figures\"    # optional: the package that draws {{#figure ...}}
+  theme = \"theme\"           # optional: where chunks.css and chunks.js are kept
+  edition = \"2021\"          # optional: the edition rustfmt formats chunks for
 ";
 
 /// The mdbook series whose preprocessor protocol this program speaks: a `[context, book]` pair with
@@ -36,8 +49,8 @@ mdbook runs this program as the preprocessor named in book/book.toml.
 /// woven under a protocol this program misreads would be published unwoven, so any other is refused.
 const MDBOOK_SERIES: &str = "0.5.";
 
-/// The program that draws the figures, and the package it is built from.
-const FIGURES: &str = "chat-noir-figures";
+/// The name this program goes by in messages.
+const NAME: &str = "mdbook-literate";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -56,25 +69,32 @@ fn main() -> ExitCode {
     let (context, mut book) = match read_input() {
         Ok(input) => input,
         Err(error) => {
-            eprintln!("mdbook-chat-noir: cannot read the book from mdbook: {error}");
+            eprintln!("{NAME}: cannot read the book from mdbook: {error}");
             return ExitCode::FAILURE;
         }
     };
     if let Err(why) = check_protocol(&context, &book) {
-        eprintln!("mdbook-chat-noir: {why}");
+        eprintln!("{NAME}: {why}");
         return ExitCode::FAILURE;
     }
-    let crate_dir = crate_dir(&context);
-    if let Err(problems) = weave_book(&crate_dir, &mut book) {
+    let project = match literate::Project::open(&crate_dir(&context)) {
+        Ok(project) => project,
+        Err(problem) => {
+            eprintln!("error: {problem}");
+            eprintln!("{NAME}: the book's configuration cannot be read, so it is not built");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(problems) = weave_book(&project, &context, &mut book) {
         eprintln!(
-            "mdbook-chat-noir: the book was not built: {problems} problem(s), shown above at their places"
+            "{NAME}: the book was not built: {problems} problem(s), shown above at their places"
         );
         return ExitCode::FAILURE;
     }
     match serde_json::to_writer(io::stdout(), &book) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("mdbook-chat-noir: cannot write the woven book: {error}");
+            eprintln!("{NAME}: cannot write the woven book: {error}");
             ExitCode::FAILURE
         }
     }
@@ -121,13 +141,14 @@ fn check_protocol(context: &Value, book: &Value) -> Result<(), String> {
 /// book's root, or the directory above the book.
 fn crate_dir(context: &Value) -> PathBuf {
     let root = PathBuf::from(context["root"].as_str().unwrap_or("."));
-    let configured = context["config"]["preprocessor"]["chat-noir"]["crate"].as_str();
+    let configured = context["config"]["preprocessor"][literate::PREPROCESSOR]["crate"].as_str();
     root.join(configured.unwrap_or(".."))
 }
 
-/// Tangles the book as the build does, draws its figures and weaves every chapter in place. On any
-/// problem, prints every one of them and returns how many there were.
-fn weave_book(crate_dir: &Path, book: &mut Value) -> Result<(), usize> {
+/// Tangles the book as the build does, keeps its theme files, draws its figures and weaves every
+/// chapter in place. On any problem, prints every one of them and returns how many there were.
+fn weave_book(project: &Project, context: &Value, book: &mut Value) -> Result<(), usize> {
+    let crate_dir = &project.crate_dir;
     let outcome = literate::tangle_crate(crate_dir);
     if !outcome.problems.is_empty() {
         for problem in &outcome.problems {
@@ -139,7 +160,8 @@ fn weave_book(crate_dir: &Path, book: &mut Value) -> Result<(), usize> {
     visit_chapters(&mut book["items"], &mut |chapter| {
         chapters.extend(as_chapter(chapter))
     });
-    let missing = missing_chapters(&outcome.web, &chapters);
+    keep_theme(project, context)?;
+    let missing = missing_chapters(project, &outcome.web, &chapters);
     if !missing.is_empty() {
         for (chapter, place) in &missing {
             eprintln!(
@@ -149,15 +171,22 @@ fn weave_book(crate_dir: &Path, book: &mut Value) -> Result<(), usize> {
         }
         return Err(missing.len());
     }
-    let drawn = draw_figures(crate_dir, &outcome.files, &figure_requests(&chapters))?;
-    let mut figures = |words: &[&str]| {
-        drawn
-            .get(&words.join(" "))
-            .cloned()
-            .unwrap_or_else(|| Err("the figures program did not draw it".to_string()))
+    let requests = figure_requests(&chapters);
+    let drawn = match &project.figures {
+        Some(figures) => draw_figures(project, figures, &outcome.files, &requests)?,
+        None => HashMap::new(),
+    };
+    let mut figures = |words: &[&str]| match (drawn.get(&words.join(" ")), &project.figures) {
+        (Some(answer), _) => answer.clone(),
+        (None, Some(_)) => Err("the figures program did not draw it".to_string()),
+        (None, None) => Err(format!(
+            "the book names no program to draw it: set `figures` in [preprocessor.{}] of \
+             book.toml to the package directory of one",
+            literate::PREPROCESSOR
+        )),
     };
     let roles = literate::root_roles(crate_dir);
-    let (woven, problems) = weave(&chapters, "book/src", &roles, &mut figures);
+    let (woven, problems) = weave(&chapters, &project.src, &roles, &mut figures);
     if !problems.is_empty() {
         for problem in &problems {
             eprintln!("error: {problem}");
@@ -175,12 +204,52 @@ fn weave_book(crate_dir: &Path, book: &mut Value) -> Result<(), usize> {
     Ok(())
 }
 
+/// Writes the book's theme files if they are not this weaver's, and checks that mdbook's HTML
+/// renderer is told to load them. The woven chunks need them: without the script, references are
+/// not links.
+fn keep_theme(project: &Project, context: &Value) -> Result<(), usize> {
+    if let Err(why) = literate::theme::write_theme(project) {
+        eprintln!("error: {why}");
+        return Err(1);
+    }
+    let html = &context["config"]["output"]["html"];
+    if context["renderer"] != "html" || html.is_null() {
+        return Ok(());
+    }
+    let strings = |key: &str| -> Vec<String> {
+        let list = html[key].as_array().into_iter().flatten();
+        list.filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    };
+    let unnamed = literate::theme::unnamed_theme_files(
+        project,
+        &strings("additional-css"),
+        &strings("additional-js"),
+    );
+    for setting in &unnamed {
+        eprintln!(
+            "error: {}/book.toml: the woven chunks need the weaver's theme files; add {setting}",
+            project.book_root
+        );
+    }
+    if unnamed.is_empty() {
+        Ok(())
+    } else {
+        Err(unnamed.len())
+    }
+}
+
 /// The chapters the tangler read that mdbook did not send, each with the place of its first line.
-fn missing_chapters(web: &literate::Web, sent: &[Chapter]) -> Vec<(String, literate::Place)> {
+fn missing_chapters(
+    project: &Project,
+    web: &literate::Web,
+    sent: &[Chapter],
+) -> Vec<(String, literate::Place)> {
+    let prefix = format!("{}/", project.src);
     web.chapters
         .iter()
         .filter(|chapter| {
-            let path = chapter.display.strip_prefix("book/src/");
+            let path = chapter.display.strip_prefix(&prefix);
             !sent.iter().any(|c| Some(c.path.as_str()) == path)
         })
         .map(|chapter| (chapter.display.clone(), chapter.place(0)))
@@ -212,22 +281,23 @@ fn as_chapter(chapter: &Value) -> Option<Chapter> {
 /// their number returned. Figures drawn from the same code before are taken as they were (see
 /// [`Drawn`]): a prose edit builds and runs nothing.
 fn draw_figures(
-    crate_dir: &Path,
+    project: &Project,
+    figures: &Figures,
     tangled: &[TangledFile],
     requests: &[Vec<String>],
 ) -> Result<HashMap<String, Result<String, String>>, usize> {
     if requests.is_empty() {
         return Ok(HashMap::new());
     }
-    let sources = sources_hash(crate_dir, tangled);
-    let before = Drawn::read().filter(|drawn| drawn.is_drawn_from(sources));
+    let sources = sources_hash(project, figures, tangled);
+    let before = Drawn::read(figures).filter(|drawn| drawn.is_drawn_from(sources));
     let keys: Vec<String> = requests.iter().map(|words| words.join(" ")).collect();
     if let Some(answers) = before.as_ref().and_then(|drawn| drawn.answers_to(&keys)) {
         return Ok(answers);
     }
     let program = match before {
         Some(drawn) => drawn.program,
-        None => build_figures(crate_dir)?,
+        None => build_figures(project, figures)?,
     };
     let answers = run_figures(&program, requests).map_err(|message: String| {
         eprintln!("error: {message}");
@@ -235,7 +305,7 @@ fn draw_figures(
     })?;
     let answers: HashMap<_, _> = keys.into_iter().zip(answers).collect();
     if let Some(key) = drawn_key(sources, &program) {
-        Drawn::write(key, &program, &answers);
+        Drawn::write(figures, key, &program, &answers);
     }
     Ok(answers)
 }
@@ -254,15 +324,16 @@ struct Drawn {
 }
 
 impl Drawn {
-    /// Where the figures drawn are kept: beside this program, if it knows where it is.
-    fn path() -> Option<PathBuf> {
+    /// Where the figures drawn by `figures` are kept: beside this program, if it knows where it is.
+    fn path(figures: &Figures) -> Option<PathBuf> {
         let exe = std::env::current_exe().ok()?;
-        Some(exe.with_file_name(format!("{FIGURES}.drawn.json")))
+        Some(exe.with_file_name(format!("{}.drawn.json", figures.package)))
     }
 
     /// The figures kept, if there are any and they can be read.
-    fn read() -> Option<Drawn> {
-        let kept: Value = serde_json::from_slice(&std::fs::read(Drawn::path()?).ok()?).ok()?;
+    fn read(figures: &Figures) -> Option<Drawn> {
+        let kept: Value =
+            serde_json::from_slice(&std::fs::read(Drawn::path(figures)?).ok()?).ok()?;
         let answers = kept["answers"].as_object()?;
         Some(Drawn {
             key: kept["key"].as_str()?.parse().ok()?,
@@ -288,8 +359,15 @@ impl Drawn {
     /// Keeps `answers`, drawn by `program` with `key`. Written whole, then renamed into place, so
     /// that a build running at the same time never reads half of it; a figure that cannot be kept
     /// is drawn again next time.
-    fn write(key: u64, program: &Path, answers: &HashMap<String, Result<String, String>>) {
-        let Some(path) = Drawn::path() else { return };
+    fn write(
+        figures: &Figures,
+        key: u64,
+        program: &Path,
+        answers: &HashMap<String, Result<String, String>>,
+    ) {
+        let Some(path) = Drawn::path(figures) else {
+            return;
+        };
         let answers: serde_json::Map<String, Value> = answers
             .iter()
             .map(|(key, answer)| (key.clone(), as_json(answer)))
@@ -309,7 +387,8 @@ impl Drawn {
 
 /// A hash of what the figures program is built from, but for the program itself: the tangled
 /// files, and the crate's own files and the figures program's source, each with its path.
-fn sources_hash(crate_dir: &Path, tangled: &[TangledFile]) -> u64 {
+fn sources_hash(project: &Project, figures: &Figures, tangled: &[TangledFile]) -> u64 {
+    let crate_dir = &project.crate_dir;
     let mut hasher = DefaultHasher::new();
     for file in tangled {
         (&file.name, &file.text).hash(&mut hasher);
@@ -318,7 +397,7 @@ fn sources_hash(crate_dir: &Path, tangled: &[TangledFile]) -> u64 {
         .map(|f| crate_dir.join(f))
         .to_vec();
     own.extend(files_in(&crate_dir.join("src"), false));
-    own.extend(files_in(&crate_dir.join("src/figures"), true));
+    own.extend(files_in(&crate_dir.join(&figures.dir), true));
     for file in own {
         (&file, std::fs::read(&file).ok()).hash(&mut hasher);
     }
@@ -354,9 +433,16 @@ fn files_in(dir: &Path, deep: bool) -> Vec<PathBuf> {
     files
 }
 
-/// Builds `chat-noir-figures` with cargo (its progress shows as it compiles) and returns its path.
-fn build_figures(crate_dir: &Path) -> Result<PathBuf, usize> {
-    let args = ["--package", FIGURES, "--bin", FIGURES].map(String::from);
+/// Builds the figures program with cargo (its progress shows as it compiles) and returns its path.
+fn build_figures(project: &Project, figures: &Figures) -> Result<PathBuf, usize> {
+    let crate_dir = &project.crate_dir;
+    let manifest = crate_dir.join(&figures.dir).join("Cargo.toml");
+    let args = [
+        "--manifest-path".to_string(),
+        manifest.display().to_string(),
+        "--bin".to_string(),
+        figures.package.clone(),
+    ];
     let mut stderr = io::stderr();
     let renderer = renderer_for(&stderr);
     let report = match cargo("build", &args, crate_dir, &renderer, &mut stderr) {
@@ -369,12 +455,13 @@ fn build_figures(crate_dir: &Path) -> Result<PathBuf, usize> {
     let program = report
         .executables
         .into_iter()
-        .find_map(|(name, path)| (name == FIGURES).then_some(path));
+        .find_map(|(name, path)| (name == figures.package).then_some(path));
     match program {
         Some(program) if report.success => Ok(program),
         _ => {
             eprintln!(
-                "error: the figures program, which draws with the game's code, did not build"
+                "error: the figures program {}, which draws with the book's code, did not build",
+                figures.package
             );
             Err(report.errors.max(1))
         }

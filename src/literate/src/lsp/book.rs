@@ -3,23 +3,19 @@
 //! keystroke does not change is kept: the texts of the files on disk (read again only when their
 //! modification time or length changed) and the chunks of every chapter whose text is the same.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use crate::lsp::positions::Positions;
 use crate::{
-    ChapterChunks, Diagnostic, Overlays, SourceText, TangledFile, Web, chapter_links, check_shells,
-    load_book_with, tangle,
+    ChunkCache, Diagnostic, Files, Overlays, Project, Reading, TangledFile, Web, tangle_project,
 };
-
-/// Where the chapters are, relative to the crate, as places name them.
-pub const BOOK_DIR: &str = "book/src";
 
 /// The book of one crate, as last tangled.
 pub struct EditedBook {
-    pub crate_dir: PathBuf,
+    pub project: Project,
     pub overlays: Overlays,
     /// The chunks of the latest texts, whether or not they tangled.
     pub web: Web,
@@ -28,152 +24,123 @@ pub struct EditedBook {
     /// The last good tangle.
     pub positions: Positions,
     disk: DiskTexts,
-    /// The chunks of each chapter as last read: its index in the book, its text, and its chunks.
-    chunks: HashMap<String, (usize, String, ChapterChunks)>,
+    chunks: ChunkCache,
 }
 
-/// The texts of the book's files on disk as last read, each with the modification time and length
+/// The bytes of the book's files on disk as last read, each with the modification time and length
 /// its file had then.
 #[derive(Default)]
-struct DiskTexts(HashMap<PathBuf, (Option<SystemTime>, u64, String)>);
+struct DiskTexts(HashMap<PathBuf, (Option<SystemTime>, u64, Vec<u8>)>);
 
 impl DiskTexts {
-    /// The text of a file on disk: kept from the last reading while the file's stamp is the same,
-    /// read again otherwise. `None` when it cannot be read as UTF-8, or changed while being read:
-    /// then the book's loader reads it, and says what is wrong with it.
-    fn text(&mut self, path: &Path) -> Option<String> {
+    /// The bytes of a file on disk: kept from the last reading while the file's stamp is the same,
+    /// read again otherwise. A file that changed while being read is read once more, and then
+    /// taken as read, not kept.
+    fn read(&mut self, path: &Path) -> std::io::Result<Vec<u8>> {
         let before = stamp(path)?;
-        if let Some((modified, len, text)) = self.0.get(path)
+        if let Some((modified, len, bytes)) = self.0.get(path)
             && (*modified, *len) == before
         {
-            return Some(text.clone());
+            return Ok(bytes.clone());
         }
         self.0.remove(path);
-        let text = String::from_utf8(fs::read(path).ok()?).ok()?;
-        if stamp(path) != Some(before) {
-            return None;
+        let bytes = fs::read(path)?;
+        if stamp(path).ok() == Some(before) {
+            self.0
+                .insert(path.to_path_buf(), (before.0, before.1, bytes.clone()));
         }
-        self.0
-            .insert(path.to_path_buf(), (before.0, before.1, text.clone()));
-        Some(text)
+        Ok(bytes)
     }
 }
 
 /// A file's modification time (if the file system keeps one) and length.
-fn stamp(path: &Path) -> Option<(Option<SystemTime>, u64)> {
-    let metadata = fs::metadata(path).ok()?;
-    Some((metadata.modified().ok(), metadata.len()))
+fn stamp(path: &Path) -> std::io::Result<(Option<SystemTime>, u64)> {
+    let metadata = fs::metadata(path)?;
+    Ok((metadata.modified().ok(), metadata.len()))
+}
+
+/// The book's files as the editor has them: its texts where it has them, the disk's otherwise,
+/// noting which files were read.
+struct EditorFiles<'a> {
+    overlays: &'a Overlays,
+    disk: &'a mut DiskTexts,
+    read: HashSet<PathBuf>,
+}
+
+impl Files for EditorFiles<'_> {
+    fn read(&mut self, path: &Path) -> std::io::Result<Vec<u8>> {
+        if let Some(text) = self.overlays.get(path) {
+            return Ok(text.clone().into_bytes());
+        }
+        self.read.insert(path.to_path_buf());
+        self.disk.read(path)
+    }
 }
 
 impl EditedBook {
-    pub fn new(crate_dir: &Path) -> EditedBook {
+    pub fn new(project: Project) -> EditedBook {
         let mut book = EditedBook {
-            crate_dir: crate_dir.to_path_buf(),
+            project,
             overlays: Overlays::new(),
             web: Web::default(),
             problems: Vec::new(),
             positions: Positions::default(),
             disk: DiskTexts::default(),
-            chunks: HashMap::new(),
+            chunks: ChunkCache::default(),
         };
         book.tangle();
         book
     }
 
-    /// Tangles the latest texts. Returns the files when they tangled; otherwise keeps the last good
-    /// tangle and records the problems.
+    pub fn crate_dir(&self) -> &Path {
+        &self.project.crate_dir
+    }
+
+    /// Tangles the latest texts, as every tool does ([`tangle_project`]) but for the syntax check:
+    /// rust-analyzer reports syntax errors itself, and needs to see half-typed code to complete it.
+    /// Returns the files when they tangled; otherwise keeps the last good tangle and records the
+    /// problems.
     pub fn tangle(&mut self) -> Option<Vec<TangledFile>> {
-        let src = self.crate_dir.join(BOOK_DIR);
-        let texts = self.texts(&src);
-        let (book, mut problems) = load_book_with(&src, BOOK_DIR, &texts);
-        let chapters: Vec<(String, String)> = book
+        let mut files = EditorFiles {
+            overlays: &self.overlays,
+            disk: &mut self.disk,
+            read: HashSet::new(),
+        };
+        let mut reading = Reading {
+            files: &mut files,
+            chunks: Some(&mut self.chunks),
+            checked_before: &|_| true,
+        };
+        let outcome = tangle_project(&self.project, &mut reading);
+        let read = files.read;
+        self.disk.0.retain(|path, _| read.contains(path));
+        let chapters: Vec<(String, String)> = outcome
+            .web
             .chapters
             .iter()
             .map(|c| (c.display.clone(), c.text.clone()))
             .collect();
-        let parsed = self.chunks_of(&book.chapters);
-        let (web, parse_problems) = Web::from_chapters(book.chapters, parsed);
-        problems.extend(parse_problems);
-        let files = match tangle(&web) {
-            Ok(files) if problems.is_empty() => {
-                problems.extend(check_shells(&self.crate_dir, &files));
-                Some(files)
-            }
-            Ok(_) => None,
-            Err(tangle_problems) => {
-                problems.extend(tangle_problems);
-                None
-            }
-        };
-        self.web = web;
-        self.problems = problems;
-        let Some(files) = files.filter(|_| self.problems.is_empty()) else {
+        self.web = outcome.web;
+        self.problems = outcome.problems;
+        if !self.problems.is_empty() {
             self.positions.follow(&chapters);
             return None;
-        };
-        self.positions = Positions::new(&files, &chapters);
-        Some(files)
-    }
-
-    /// The texts of `SUMMARY.md` and every chapter it lists: the editor's where it has them, and
-    /// the files' on disk otherwise, each read only if it changed since it was last read.
-    fn texts(&mut self, src: &Path) -> Overlays {
-        let mut texts = self.overlays.clone();
-        let summary = src.join("SUMMARY.md");
-        let summary_text = match texts.get(&summary) {
-            Some(text) => Some(text.clone()),
-            None => self.disk.text(&summary),
-        };
-        let Some(summary_text) = summary_text else {
-            return texts;
-        };
-        let listed = chapter_links(&SourceText::new("SUMMARY.md", summary_text.clone()));
-        texts.insert(summary, summary_text);
-        for (path, _) in listed {
-            let path = src.join(path);
-            if !texts.contains_key(&path)
-                && let Some(text) = self.disk.text(&path)
-            {
-                texts.insert(path, text);
-            }
         }
-        let known: Vec<PathBuf> = texts.keys().cloned().collect();
-        self.disk.0.retain(|path, _| known.contains(path));
-        texts
-    }
-
-    /// The chunks of each chapter: kept from the last reading where the chapter's text and place in
-    /// the book are the same, read again otherwise.
-    fn chunks_of(&mut self, chapters: &[SourceText]) -> Vec<ChapterChunks> {
-        let read: Vec<ChapterChunks> = chapters
-            .iter()
-            .enumerate()
-            .map(|(index, chapter)| match self.chunks.get(&chapter.display) {
-                Some((i, text, chunks)) if *i == index && *text == chapter.text => chunks.clone(),
-                _ => {
-                    let chunks = ChapterChunks::parse(index, chapter);
-                    let kept = (index, chapter.text.clone(), chunks.clone());
-                    self.chunks.insert(chapter.display.clone(), kept);
-                    chunks
-                }
-            })
-            .collect();
-        self.chunks
-            .retain(|display, _| chapters.iter().any(|c| c.display == *display));
-        read
+        self.positions = Positions::new(&outcome.files, &chapters);
+        Some(outcome.files)
     }
 
     /// The name places give a file of the book (`book/src/x.md`), if it is one.
     pub fn chapter_name(&self, path: &Path) -> Option<String> {
-        let relative = path.strip_prefix(&self.crate_dir).ok()?;
+        let relative = path.strip_prefix(&self.project.crate_dir).ok()?;
         relative
-            .starts_with(BOOK_DIR)
+            .starts_with(&self.project.src)
             .then(|| relative.to_string_lossy().replace('\\', "/"))
     }
 
     /// The path of a file of the book from its name in places.
     pub fn chapter_path(&self, name: &str) -> PathBuf {
-        self.crate_dir.join(name)
+        self.project.crate_dir.join(name)
     }
 
     /// The text of a 0-based line of a chapter as the editor has it now.

@@ -19,6 +19,8 @@ use std::process::ExitCode;
 use lsp_server::Connection;
 use serde_json::{Value, json};
 
+use crate::Project;
+
 pub use analyzer::find_rust_analyzer;
 pub use mirror::MIRROR_DIR;
 
@@ -38,10 +40,7 @@ pub fn run() -> ExitCode {
 
 fn serve(connection: Connection) -> Result<(), String> {
     let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
-    let crate_dir = crate_dir(&params).ok_or(
-        "no book here: literate lsp serves a crate with book/src/SUMMARY.md, found from the \
-         editor's workspace folder or the directory it was started in",
-    )?;
+    let project = project(&params)?;
     let result = json!({
         "capabilities": capabilities(),
         "serverInfo": {"name": "literate lsp", "version": env!("CARGO_PKG_VERSION")},
@@ -50,7 +49,7 @@ fn serve(connection: Connection) -> Result<(), String> {
         .initialize_finish(id, result)
         .map_err(|e| e.to_string())?;
     let capabilities = params["capabilities"].clone();
-    serve_book(connection, &crate_dir, capabilities)
+    server::Server::new(connection, project, capabilities).serve()
 }
 
 /// Serves the book of the crate in `crate_dir` on an initialized connection, for an editor with
@@ -61,7 +60,8 @@ pub fn serve_book(
     crate_dir: &Path,
     capabilities: Value,
 ) -> Result<(), String> {
-    server::Server::new(connection, crate_dir, capabilities).serve()
+    let project = Project::open(crate_dir).map_err(|problem| problem.to_string())?;
+    server::Server::new(connection, project, capabilities).serve()
 }
 
 /// What the server can do for an editor.
@@ -78,15 +78,17 @@ fn capabilities() -> Value {
     })
 }
 
-/// The crate whose book the editor edits: the first directory, from the editor's workspace (or the
-/// server's working directory) upwards, that has `book/src/SUMMARY.md`.
-fn crate_dir(params: &Value) -> Option<PathBuf> {
+/// The crate whose book the editor edits: the nearest, from the editor's workspace (or the
+/// server's working directory) upwards, whose book has a `SUMMARY.md`.
+fn project(params: &Value) -> Result<Project, String> {
     let from_editor = params["workspaceFolders"][0]["uri"]
         .as_str()
         .or_else(|| params["rootUri"].as_str())
         .and_then(uri::path_of)
         .or_else(|| params["rootPath"].as_str().map(PathBuf::from));
-    let start = from_editor.or_else(|| std::env::current_dir().ok())?;
-    let has_book = |dir: &&Path| dir.join(book::BOOK_DIR).join("SUMMARY.md").is_file();
-    start.ancestors().find(has_book).map(Path::to_path_buf)
+    let start = match from_editor {
+        Some(start) => start,
+        None => std::env::current_dir().map_err(|e| e.to_string())?,
+    };
+    Project::locate(&start)
 }

@@ -2,7 +2,7 @@
 //! mirror, each turned into the other's terms.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use crossbeam_channel::{Receiver, at, never, select};
@@ -10,7 +10,7 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestI
 use serde_json::{Value, json};
 
 use crate::lsp::analyzer::{Analyzer, find_rust_analyzer};
-use crate::lsp::book::{BOOK_DIR, EditedBook};
+use crate::lsp::book::EditedBook;
 use crate::lsp::chunks::{
     chunk_named_at, chunk_text, completions, name_being_typed, part_headers, parts_in,
 };
@@ -19,7 +19,7 @@ use crate::lsp::pending::{Cancelled, Pending, Restarts};
 use crate::lsp::positions::{Located, Position, chars_before, utf16_len};
 use crate::lsp::rewrite::{Rewriter, from_lsp, lsp};
 use crate::lsp::uri::{path_of, uri_of};
-use crate::{Place, TangledFile, Web};
+use crate::{Place, Project, TangledFile, Web};
 
 /// The methods whose requests go on to rust-analyzer when they are not about a chunk marker.
 const FORWARDED: [&str; 6] = [
@@ -73,10 +73,10 @@ pub struct Server {
 }
 
 impl Server {
-    pub fn new(editor: Connection, crate_dir: &Path, editor_capabilities: Value) -> Server {
+    pub fn new(editor: Connection, project: Project, editor_capabilities: Value) -> Server {
         let mut server = Server {
             editor,
-            book: EditedBook::new(crate_dir),
+            book: EditedBook::new(project),
             analyzer: AnalyzerState::NotStarted,
             sent: HashMap::new(),
             pending: Pending::default(),
@@ -330,9 +330,9 @@ impl Server {
 
     fn start_analyzer(&mut self, files: &[TangledFile]) {
         let started = find_rust_analyzer().and_then(|program| {
-            let mirror = Mirror::create(&self.book.crate_dir, files)?;
+            let mirror = Mirror::create(self.book.crate_dir(), files)?;
             let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-                .map_or_else(|| self.book.crate_dir.join("target"), PathBuf::from);
+                .map_or_else(|| self.book.crate_dir().join("target"), PathBuf::from);
             let analyzer = Analyzer::start(&program, &mirror.dir, &target_dir)?;
             Ok((analyzer, mirror))
         });
@@ -531,7 +531,7 @@ impl Server {
         let rewriter = Rewriter {
             positions: &self.book.positions,
             mirror,
-            crate_dir: &self.book.crate_dir,
+            crate_dir: self.book.crate_dir(),
         };
         let tangled = &forwarded.tangled;
         let (result, warning) = match forwarded.method.as_str() {
@@ -607,7 +607,7 @@ impl Server {
             let rewriter = Rewriter {
                 positions: &self.book.positions,
                 mirror,
-                crate_dir: &self.book.crate_dir,
+                crate_dir: self.book.crate_dir(),
             };
             for (tangled, diagnostics) in &self.analyzer_diagnostics {
                 for diagnostic in diagnostics {
@@ -708,7 +708,7 @@ impl Server {
         if parts == 0 {
             return json!({"contents": {"kind": "markdown", "value": format!("⟨{name}⟩ is not defined")}});
         }
-        let chapters = chapters_of(web, name);
+        let chapters = chapters_of(web, name, &self.book.project.src);
         let value = format!(
             "⟨{name}⟩: {parts} part(s), in {}\n\n```rust\n{}\n```",
             chapters.join(", "),
@@ -824,11 +824,12 @@ impl Server {
     }
 }
 
-/// The chapters that hold a chunk's parts, each once, in book order.
-fn chapters_of(web: &Web, name: &str) -> Vec<String> {
+/// The chapters that hold a chunk's parts, each once, in book order, named within the chapters'
+/// directory `src`.
+fn chapters_of(web: &Web, name: &str, src: &str) -> Vec<String> {
     let mut chapters: Vec<String> = Vec::new();
     for part in web.parts_of(name) {
-        let file = part.header.file.trim_start_matches(&format!("{BOOK_DIR}/"));
+        let file = part.header.file.trim_start_matches(&format!("{src}/"));
         if !chapters.iter().any(|c| c == file) {
             chapters.push(file.to_string());
         }

@@ -1,0 +1,296 @@
+//! `literate init`: makes a crate a literate one. The crate's book gets its `book.toml`, a
+//! `SUMMARY.md` and a first chapter; the crate gets a build script that tangles the book and the
+//! tangler as its build dependency; the crate's library (or program) moves into the first chapter as
+//! its root chunk, and its file becomes the shell that includes the tangled root. Nothing is
+//! overwritten: a file that is already there stops it before anything is written.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use toml_edit::{DocumentMut, InlineTable, Item, Table, value};
+
+use crate::project::join;
+use crate::{Project, marker};
+
+/// What `literate init` writes, by path relative to the crate.
+#[derive(Debug)]
+pub struct Setup {
+    pub files: Vec<(String, String)>,
+}
+
+/// Plans making the crate in `crate_dir` literate, with the tangler's source in `literate`. Refuses,
+/// naming every reason, a directory without a crate, a crate that has a book or a build script
+/// already, or code that cannot be moved into a chunk as it is.
+pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
+    let manifest_path = crate_dir.join("Cargo.toml");
+    let manifest = fs::read_to_string(&manifest_path).map_err(|_| {
+        vec![format!(
+            "no Cargo.toml in {}: make a crate first (`cargo new --lib NAME`), then run \
+             `literate init` in it",
+            crate_dir.display()
+        )]
+    })?;
+    let project = Project::open(crate_dir).map_err(|problem| vec![problem.to_string()])?;
+    let mut document: DocumentMut = manifest
+        .parse()
+        .map_err(|e| vec![format!("Cargo.toml is not valid TOML: {e}")])?;
+    let name = document["package"]["name"]
+        .as_str()
+        .unwrap_or("the crate")
+        .to_string();
+    let root = RootFile::of(crate_dir);
+    let code = fs::read_to_string(crate_dir.join(root.shell())).ok();
+    let mut refusals = Vec::new();
+    let book_toml = join(&project.book_root, "book.toml");
+    let summary = project.chapter_display("SUMMARY.md");
+    let chapter = project.chapter_display("introduction.md");
+    for path in [&book_toml, &summary, &chapter, &"build.rs".to_string()] {
+        if crate_dir.join(path).exists() {
+            refusals.push(format!(
+                "{path} exists already; literate init writes nothing over it"
+            ));
+        }
+    }
+    if document["package"].get("build").is_some() {
+        refusals.push(
+            "Cargo.toml names a build script already; a literate crate's build script tangles \
+             its book"
+                .to_string(),
+        );
+    }
+    let (attributes, body) = match &code {
+        Some(code) => split_inner_attributes(code),
+        None => (String::new(), sample(&root)),
+    };
+    for (number, line) in body.lines().enumerate() {
+        if marker(line).is_some() {
+            refusals.push(format!(
+                "{}:{}: this line reads as a chunk marker in a chapter; change it before the code \
+                 moves into the book",
+                root.shell(),
+                number + 1 + attributes.lines().count()
+            ));
+        }
+    }
+    if !refusals.is_empty() {
+        return Err(refusals);
+    }
+    add_build_dependency(&mut document, literate);
+    let files = vec![
+        (book_toml, book_config(&name, &project)),
+        (
+            summary,
+            "# Summary\n\n- [Introduction](introduction.md)\n".to_string(),
+        ),
+        (chapter, first_chapter(&name, &root, &body, code.is_some())),
+        ("build.rs".to_string(), BUILD_SCRIPT.to_string()),
+        (root.shell(), shell(&attributes, &root)),
+        ("Cargo.toml".to_string(), document.to_string()),
+        (".gitignore".to_string(), gitignore(crate_dir, &project)),
+    ];
+    Ok(Setup { files })
+}
+
+/// Writes what [`plan`] planned; the paths written.
+pub fn write(crate_dir: &Path, setup: &Setup) -> Result<Vec<PathBuf>, String> {
+    let mut written = Vec::new();
+    for (path, text) in &setup.files {
+        let path = crate_dir.join(path);
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// Which of the crate's files becomes the shell of its root chunk: the library's, or the program's
+/// when the crate has only a program.
+enum RootFile {
+    Library,
+    Program,
+}
+
+impl RootFile {
+    fn of(crate_dir: &Path) -> RootFile {
+        let program_only =
+            !crate_dir.join("src/lib.rs").exists() && crate_dir.join("src/main.rs").exists();
+        if program_only {
+            RootFile::Program
+        } else {
+            RootFile::Library
+        }
+    }
+
+    /// The shell's path in the crate.
+    fn shell(&self) -> String {
+        format!("src/{}", self.tangled())
+    }
+
+    /// The tangled file's name.
+    fn tangled(&self) -> &'static str {
+        match self {
+            RootFile::Library => "lib.rs",
+            RootFile::Program => "main.rs",
+        }
+    }
+}
+
+/// The leading inner attributes and inner doc comments of a crate's root file (which must stay in
+/// the shell: an included file cannot have them), and the rest of it.
+fn split_inner_attributes(code: &str) -> (String, String) {
+    let mut split = 0;
+    for line in code.split_inclusive('\n') {
+        let trimmed = line.trim();
+        let inner = trimmed.starts_with("//!") || trimmed.starts_with("#![") || trimmed.is_empty();
+        if !inner {
+            break;
+        }
+        split += line.len();
+    }
+    let (attributes, body) = code.split_at(split);
+    (attributes.trim_end().to_string(), body.to_string())
+}
+
+/// The code of a new crate's first chapter, when it had none.
+fn sample(root: &RootFile) -> String {
+    let main = match root {
+        RootFile::Library => "",
+        RootFile::Program => "\nfn main() {\n    println!(\"{}\", greeting(\"world\"));\n}\n",
+    };
+    format!(
+        "/// A greeting for `name`.\npub fn greeting(name: &str) -> String {{\n    // <<the greeting's words>>\n}}\n{main}\n// <<tests of the greeting>>\n"
+    )
+}
+
+/// The first chapter: what the book is, and the crate's code as its root chunk.
+fn first_chapter(name: &str, root: &RootFile, code: &str, moved: bool) -> String {
+    let fence = fence_for(code);
+    let root_chunk = format!(
+        "{fence}rust\n// <<file:{}>>=\n{}\n{fence}\n",
+        root.tangled(),
+        code.trim_end(),
+    );
+    let intro = format!(
+        "# {name}\n\nThis book is the source of the crate `{name}`: its code is written in named chunks \
+         between the paragraphs that explain it. `cargo build` tangles the chunks into Rust files, \
+         `mdbook build book` weaves the chapters into a book to read, and `literate lsp` gives an \
+         editor rust-analyzer's help inside the chunks.\n\n"
+    );
+    if moved {
+        return format!(
+            "{intro}The crate's code, as it was when the book began; split it into chunks of its \
+             own as the book explains it.\n\n{root_chunk}"
+        );
+    }
+    format!(
+        "{intro}The crate is one function, with its words and its test in chunks of their own:\n\n\
+         {root_chunk}\nThe words are built from the name:\n\n\
+         ```rust\n// <<the greeting's words>>=\nformat!(\"Hello, {{name}}!\")\n```\n\n\
+         The test says what a greeting looks like:\n\n\
+         ```rust\n// <<tests of the greeting>>=\n#[cfg(test)]\nmod tests {{\n    use super::*;\n\n    \
+         #[test]\n    fn a_greeting_names_its_reader() {{\n        assert_eq!(greeting(\"Ada\"), \"Hello, Ada!\");\n    }}\n}}\n```\n"
+    )
+}
+
+/// A code fence longer than any run of backticks in `code`.
+fn fence_for(code: &str) -> String {
+    let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat(longest.max(2) + 1)
+}
+
+/// The book's configuration: the weaver as its preprocessor, and the weaver's theme files.
+fn book_config(name: &str, project: &Project) -> String {
+    let depth = project
+        .book_root
+        .split('/')
+        .filter(|p| !p.is_empty())
+        .count();
+    let crate_from_book = if depth == 0 {
+        ".".to_string()
+    } else {
+        vec![".."; depth].join("/")
+    };
+    let src = project
+        .src
+        .strip_prefix(&project.book_root)
+        .unwrap_or(&project.src)
+        .trim_start_matches('/');
+    format!(
+        "[book]\ntitle = {}\nsrc = {}\n\n\
+         # Weaves the chapters: chunk captions, links between chunks and the chunk index. The weaver\n\
+         # tangles the book first and fails, with every problem at its place, if anything is wrong.\n\
+         # Install it with `cargo install --path PATH/TO/src/weaver` (the literate tools' sources).\n\
+         [preprocessor.literate]\ncommand = \"mdbook-literate\"\n\
+         # The crate the book belongs to, from this directory.\ncrate = \"{crate_from_book}\"\n\n\
+         # The weaver writes its style sheet and script into theme/, to be copied into the book.\n\
+         [output.html]\nadditional-css = [\"theme/chunks.css\"]\nadditional-js = [\"theme/chunks.js\"]\n",
+        toml_edit::Value::from(name),
+        toml_edit::Value::from(src),
+    )
+}
+
+/// The crate's root file once its code is in the book: its inner attributes, and the tangled root.
+fn shell(attributes: &str, root: &RootFile) -> String {
+    let attributes = if attributes.is_empty() {
+        String::new()
+    } else {
+        format!("{attributes}\n\n")
+    };
+    format!(
+        "{attributes}// The code is tangled from the book's chunk `file:{0}`; edit it there.\ninclude!(concat!(env!(\"OUT_DIR\"), \"/{0}\"));\n",
+        root.tangled()
+    )
+}
+
+/// The build script of a literate crate.
+const BUILD_SCRIPT: &str = "//! Tangles the book into `OUT_DIR`, with every problem at its place in the Markdown.\n\n\
+                            fn main() {\n    literate::build_script::run();\n}\n";
+
+/// The manifest with the tangler as a build dependency (without its language server).
+fn add_build_dependency(document: &mut DocumentMut, literate: &Path) {
+    let dependencies = document
+        .entry("build-dependencies")
+        .or_insert_with(|| Item::Table(Table::new()));
+    let mut entry = InlineTable::new();
+    entry.insert("path", literate.display().to_string().into());
+    entry.insert("default-features", false.into());
+    dependencies["literate"] = value(entry);
+}
+
+/// The crate's `.gitignore` with the woven book and the weaver's theme files ignored.
+fn gitignore(crate_dir: &Path, project: &Project) -> String {
+    let mut text = fs::read_to_string(crate_dir.join(".gitignore")).unwrap_or_default();
+    let woven = format!("/{}", join(&project.book_root, "book"));
+    let theme = format!("/{}", project.theme);
+    for line in [woven, theme] {
+        if !text.lines().any(|l| l.trim() == line) {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inner_attributes_stay_in_the_shell() {
+        let (attributes, body) =
+            split_inner_attributes("//! A crate.\n#![deny(missing_docs)]\n\npub fn f() {}\n");
+        assert_eq!(attributes, "//! A crate.\n#![deny(missing_docs)]");
+        assert_eq!(body, "pub fn f() {}\n");
+    }
+
+    #[test]
+    fn a_fence_is_longer_than_the_code_s_backticks() {
+        assert_eq!(fence_for("let x = 1;"), "```");
+        assert_eq!(fence_for("/// ```\n/// f();\n/// ```\n"), "````");
+    }
+}

@@ -1,0 +1,343 @@
+//! Where a crate keeps its book, and how the tools are to treat it: read from the crate's own
+//! configuration, so that no layout is assumed.
+//!
+//! - The book's root is `book` beside `Cargo.toml`, or the directory that the manifest names with
+//!   `[package.metadata.literate] book = "DIR"`.
+//! - The chapters are in the book root's `src`, or where `book.toml` puts them (`[book] src`), as
+//!   mdbook reads them; a book without a `book.toml` is read as mdbook reads one.
+//! - rustfmt formats the chunks for the crate's edition (`package.edition`, 2015 if the manifest
+//!   names none, as for cargo), unless `[preprocessor.literate] edition` in `book.toml` says
+//!   otherwise.
+//! - The book's figures are drawn by the program whose package directory `[preprocessor.literate]
+//!   figures` names, relative to the book's root; a book without one has no figures.
+//! - The weaver keeps its script and style sheet in the book's `theme` directory, or the one
+//!   `[preprocessor.literate] theme` names, relative to the book's root.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use toml_edit::{Document, Item};
+
+use crate::{Diagnostic, Place, SourceText};
+
+/// A crate with a book, as its configuration describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Project {
+    pub crate_dir: PathBuf,
+    /// The book's root, where `book.toml` is or would be, relative to the crate (`book`).
+    pub book_root: String,
+    /// The chapters' directory relative to the crate, with `/` between names: the prefix of every
+    /// place in the book (`book/src`).
+    pub src: String,
+    /// The Rust edition rustfmt formats the chunks for.
+    pub edition: String,
+    /// The program that draws the book's figures, if it has figures.
+    pub figures: Option<Figures>,
+    /// The directory of the weaver's script and style sheet, relative to the crate (`book/theme`).
+    pub theme: String,
+}
+
+/// The program that draws a book's figures: a package of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Figures {
+    /// The package's directory, relative to the crate.
+    pub dir: String,
+    /// The package's name, which is also its program's.
+    pub package: String,
+}
+
+/// The name of the preprocessor's table in `book.toml`: `[preprocessor.literate]`.
+pub const PREPROCESSOR: &str = "literate";
+
+impl Project {
+    /// Reads the configuration of the crate in `crate_dir`. A manifest or `book.toml` that cannot
+    /// be read, or holds a setting of the wrong kind, is reported at its place.
+    pub fn open(crate_dir: &Path) -> Result<Project, Diagnostic> {
+        let manifest = Toml::read(crate_dir, "Cargo.toml")?
+            .ok_or_else(|| Diagnostic::new(Place::new("Cargo.toml", 1, 1), NO_MANIFEST))?;
+        let book_root = manifest
+            .string(&["package", "metadata", "literate", "book"])?
+            .unwrap_or_else(|| "book".to_string());
+        let book_root = clean(&book_root);
+        let config = Toml::read(crate_dir, &join(&book_root, "book.toml"))?;
+        let setting = |keys: &[&str]| match &config {
+            Some(config) => config.string(keys),
+            None => Ok(None),
+        };
+        let src = setting(&["book", "src"])?.unwrap_or_else(|| "src".to_string());
+        let edition = match setting(&["preprocessor", PREPROCESSOR, "edition"])? {
+            Some(edition) => edition,
+            None => manifest
+                .string(&["package", "edition"])?
+                .unwrap_or_else(|| "2015".to_string()),
+        };
+        let figures = match setting(&["preprocessor", PREPROCESSOR, "figures"])? {
+            Some(dir) => Some(figures_at(crate_dir, &join(&book_root, &clean(&dir)))?),
+            None => None,
+        };
+        let theme = setting(&["preprocessor", PREPROCESSOR, "theme"])?;
+        Ok(Project {
+            crate_dir: crate_dir.to_path_buf(),
+            src: join(&book_root, &clean(&src)),
+            theme: join(&book_root, &clean(theme.as_deref().unwrap_or("theme"))),
+            figures,
+            book_root,
+            edition,
+        })
+    }
+
+    /// The crate, in `start` or the nearest directory above it, whose book has a `SUMMARY.md`
+    /// (crates without a book, such as a workspace's other members, are passed over). `Ok(None)`
+    /// when there is none; an error when a crate's configuration on the way cannot be read.
+    pub fn find(start: &Path) -> Result<Option<Project>, Diagnostic> {
+        for dir in start.ancestors() {
+            if !dir.join("Cargo.toml").is_file() {
+                continue;
+            }
+            let project = Project::open(dir)?;
+            if project.src_dir().join("SUMMARY.md").is_file() {
+                return Ok(Some(project));
+            }
+        }
+        Ok(None)
+    }
+
+    /// [`Project::find`], with a reason to show when there is no book.
+    pub fn locate(start: &Path) -> Result<Project, String> {
+        let found = Project::find(start).map_err(|problem| problem.to_string())?;
+        found.ok_or_else(|| {
+            format!(
+                "no book at or above {}: the literate tools serve a crate whose book (in `book` \
+                 beside Cargo.toml, or where `[package.metadata.literate] book` puts it) has a \
+                 SUMMARY.md; `literate init` starts one",
+                start.display()
+            )
+        })
+    }
+
+    /// The chapters' directory.
+    pub fn src_dir(&self) -> PathBuf {
+        self.crate_dir.join(&self.src)
+    }
+
+    /// The book's root directory.
+    pub fn book_dir(&self) -> PathBuf {
+        self.crate_dir.join(&self.book_root)
+    }
+
+    /// The files this configuration is read from, whether or not they exist.
+    pub fn config_files(&self) -> Vec<PathBuf> {
+        vec![
+            self.crate_dir.join("Cargo.toml"),
+            self.book_dir().join("book.toml"),
+        ]
+    }
+
+    /// The crate-relative place name of a chapter, from its path in the chapters' directory.
+    pub fn chapter_display(&self, chapter: &str) -> String {
+        join(&self.src, chapter)
+    }
+}
+
+/// The figures program in the package directory `dir` of the crate: its name from its manifest.
+fn figures_at(crate_dir: &Path, dir: &str) -> Result<Figures, Diagnostic> {
+    let manifest = join(dir, "Cargo.toml");
+    let missing = || {
+        Diagnostic::new(
+            Place::new(&manifest, 1, 1),
+            format!(
+                "`[preprocessor.{PREPROCESSOR}] figures` names {dir}, which has no Cargo.toml: it \
+                 must be the package directory of the program that draws the book's figures"
+            ),
+        )
+    };
+    let package = Toml::read(crate_dir, &manifest)?.ok_or_else(missing)?;
+    let name = package.string(&["package", "name"])?.ok_or_else(missing)?;
+    Ok(Figures {
+        dir: dir.to_string(),
+        package: name,
+    })
+}
+
+const NO_MANIFEST: &str = "no Cargo.toml here: the literate tools serve a crate whose book is in \
+                           `book` beside its manifest, or where `[package.metadata.literate] book` \
+                           puts it";
+
+/// A TOML file of the crate, read with the spans of its values.
+struct Toml {
+    source: SourceText,
+    document: Document<String>,
+}
+
+impl Toml {
+    /// The file `name` of the crate (relative, with `/`), or `None` if there is none.
+    fn read(crate_dir: &Path, name: &str) -> Result<Option<Toml>, Diagnostic> {
+        let text = match fs::read(crate_dir.join(name)) {
+            Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
+                Diagnostic::new(Place::new(name, 1, 1), format!("{name} is not UTF-8: {e}"))
+            })?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                return Err(Diagnostic::new(
+                    Place::new(name, 1, 1),
+                    format!("cannot read {name}: {e}"),
+                ));
+            }
+        };
+        let source = SourceText::new(name, text.clone());
+        match Document::parse(text) {
+            Ok(document) => Ok(Some(Toml { source, document })),
+            Err(e) => {
+                let at = e.span().map_or(0, |span| span.start);
+                let message = e.message().trim_end().to_string();
+                Err(Diagnostic::new(
+                    source.place(at),
+                    format!("{name} is not valid TOML: {message}"),
+                ))
+            }
+        }
+    }
+
+    /// The string at a path of keys, `None` if any key is missing; an error, at the value, if it is
+    /// there but not a string.
+    fn string(&self, keys: &[&str]) -> Result<Option<String>, Diagnostic> {
+        let mut item: &Item = self.document.as_item();
+        for key in keys {
+            match item.get(key) {
+                Some(inner) => item = inner,
+                None => return Ok(None),
+            }
+        }
+        match item.as_str() {
+            Some(text) => Ok(Some(text.to_string())),
+            None => Err(Diagnostic::new(
+                self.source.place(item.span().map_or(0, |span| span.start)),
+                format!("`{}` must be a string", keys.join(".")),
+            )),
+        }
+    }
+}
+
+/// A relative path as the tools name it: `/` between names, no `.` parts, no trailing `/`.
+fn clean(path: &str) -> String {
+    let parts: Vec<&str> = path
+        .split(['/', '\\'])
+        .filter(|part| !part.is_empty() && *part != ".")
+        .collect();
+    parts.join("/")
+}
+
+/// Two relative paths as one.
+pub(crate) fn join(first: &str, second: &str) -> String {
+    match (first.is_empty(), second.is_empty()) {
+        (true, _) => second.to_string(),
+        (_, true) => first.to_string(),
+        _ => format!("{first}/{second}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn crate_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            let path = dir.path().join(name);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    const MANIFEST: &str = "[package]\nname = \"a\"\nedition = \"2021\"\n";
+
+    #[test]
+    fn a_book_without_book_toml_is_read_as_mdbook_reads_it() {
+        let dir = crate_with(&[("Cargo.toml", MANIFEST)]);
+        let project = Project::open(dir.path()).unwrap();
+        assert_eq!(project.src, "book/src");
+        assert_eq!(project.edition, "2021");
+        assert_eq!(project.figures, None);
+        assert_eq!(project.theme, "book/theme");
+    }
+
+    #[test]
+    fn the_manifest_and_book_toml_place_the_chapters() {
+        let manifest = format!("{MANIFEST}\n[package.metadata.literate]\nbook = \"./docs/\"\n");
+        let config = "[book]\nsrc = \"chapters\"\n\n[preprocessor.literate]\nedition = \"2024\"\nfigures = \"../draw\"\ntheme = \"look\"\n";
+        let draw = "[package]\nname = \"draw-it\"\n";
+        let dir = crate_with(&[
+            ("Cargo.toml", &manifest),
+            ("docs/book.toml", config),
+            ("draw/Cargo.toml", draw),
+        ]);
+        let project = Project::open(dir.path()).unwrap();
+        assert_eq!(project.book_root, "docs");
+        assert_eq!(project.src, "docs/chapters");
+        assert_eq!(project.edition, "2024");
+        assert_eq!(project.theme, "docs/look");
+        assert_eq!(project.chapter_display("a.md"), "docs/chapters/a.md");
+        let figures = project.figures.unwrap();
+        assert_eq!(figures.dir, "docs/../draw");
+        assert_eq!(figures.package, "draw-it");
+    }
+
+    #[test]
+    fn a_book_at_the_crate_root_has_no_prefix() {
+        let manifest = format!("{MANIFEST}\n[package.metadata.literate]\nbook = \".\"\n");
+        let dir = crate_with(&[("Cargo.toml", &manifest)]);
+        let project = Project::open(dir.path()).unwrap();
+        assert_eq!(project.src, "src");
+        assert_eq!(project.chapter_display("a.md"), "src/a.md");
+    }
+
+    #[test]
+    fn settings_of_the_wrong_kind_are_reported_at_their_place() {
+        let config = "[book]\ntitle = \"x\"\nsrc = 3\n";
+        let dir = crate_with(&[("Cargo.toml", MANIFEST), ("book/book.toml", config)]);
+        let problem = Project::open(dir.path()).unwrap_err();
+        assert_eq!(
+            problem.to_string(),
+            "book/book.toml:3:7: `book.src` must be a string"
+        );
+        let dir = crate_with(&[("Cargo.toml", MANIFEST), ("book/book.toml", "[book\n")]);
+        let problem = Project::open(dir.path()).unwrap_err().to_string();
+        assert!(
+            problem.starts_with("book/book.toml:1:6: book/book.toml is not valid TOML"),
+            "{problem}"
+        );
+    }
+
+    #[test]
+    fn a_figures_directory_without_a_package_is_refused() {
+        let config = "[preprocessor.literate]\nfigures = \"../nowhere\"\n";
+        let dir = crate_with(&[("Cargo.toml", MANIFEST), ("book/book.toml", config)]);
+        let problem = Project::open(dir.path()).unwrap_err().to_string();
+        assert!(
+            problem
+                .starts_with("book/../nowhere/Cargo.toml:1:1: `[preprocessor.literate] figures`"),
+            "{problem}"
+        );
+    }
+
+    #[test]
+    fn a_crate_without_a_manifest_is_refused() {
+        let dir = crate_with(&[]);
+        let problem = Project::open(dir.path()).unwrap_err().to_string();
+        assert!(problem.contains("no Cargo.toml here"), "{problem}");
+    }
+
+    #[test]
+    fn the_nearest_crate_with_a_summary_is_found() {
+        let dir = crate_with(&[
+            ("Cargo.toml", MANIFEST),
+            ("book/src/SUMMARY.md", "- [A](a.md)\n"),
+            ("inner/Cargo.toml", MANIFEST),
+        ]);
+        let found = Project::find(&dir.path().join("inner/x")).unwrap().unwrap();
+        assert_eq!(found.crate_dir, dir.path());
+        let elsewhere = tempfile::tempdir().unwrap();
+        assert_eq!(Project::find(elsewhere.path()).unwrap(), None);
+    }
+}

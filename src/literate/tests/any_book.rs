@@ -1,0 +1,234 @@
+//! The tools serve any literate Rust book, not only Chat Noir's: a second book (`tests/books/roman`,
+//! Roman numerals), with its book in `docs/`, its chapters in `docs/chapters`, edition 2021 and no
+//! figures, is tangled and tested by cargo, checked, woven by mdbook, and formatted, each with the
+//! same command as Chat Noir's (the language server's tests serve it too). And `literate init`
+//! makes a crate from `cargo new` into a book that does all of that.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+mod support;
+
+use support::{literate_dir, roman};
+
+/// Runs a command in `dir`, with the target directory the other fixture crates share, so that the
+/// tangler is compiled once; `PATH` starts with the weaver's directory.
+fn run(mut command: Command, dir: &Path) -> Output {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-target");
+    let path = std::env::join_paths(std::iter::once(weaver_dir().to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    command
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        .env("PATH", path)
+        .env_remove("CARGO_MAKEFLAGS")
+        .output()
+        .expect("the command runs")
+}
+
+fn literate(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_literate"));
+    command.args(args);
+    command
+}
+
+fn cargo(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO"));
+    command.args(args);
+    command
+}
+
+/// The directory of `mdbook-literate`, built from this workspace once for all these tests.
+fn weaver_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let output = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "--package", "mdbook-literate"])
+            .args(["--message-format", "json"])
+            .current_dir(literate_dir())
+            .env_remove("CARGO_MAKEFLAGS")
+            .output()
+            .expect("cargo builds the weaver");
+        assert!(output.status.success(), "{}", stderr(&output));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let executable = stdout
+            .lines()
+            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+            .find_map(|message| {
+                let built = message["target"]["name"] == "mdbook-literate";
+                built.then(|| message["executable"].as_str().map(PathBuf::from))?
+            })
+            .expect("cargo names the weaver it built");
+        executable.parent().unwrap().to_path_buf()
+    })
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn succeeded(output: &Output) {
+    assert!(
+        output.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        stderr(output)
+    );
+}
+
+/// The 1-based number of the line of `text` that holds `needle`.
+fn line_number(text: &str, needle: &str) -> usize {
+    text.lines().position(|l| l.contains(needle)).unwrap() + 1
+}
+
+#[test]
+fn the_second_book_is_tangled_and_its_tests_pass() {
+    let book = roman();
+    let output = run(cargo(&["test"]), book.path());
+    succeeded(&output);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("test result: ok. 2 passed"), "{stdout}");
+}
+
+#[test]
+fn its_mistakes_are_reported_at_its_own_chapter_lines() {
+    let book = roman();
+    let chapter = book.path().join("docs/chapters/writing.md");
+    let text = fs::read_to_string(&chapter).unwrap();
+    let typed = text.replace("numeral.push_str(symbol);", "numeral.push_str(value);");
+    fs::write(&chapter, &typed).unwrap();
+    let output = run(literate(&["check"]), book.path());
+    assert!(!output.status.success());
+    let line = line_number(&typed, "numeral.push_str(value);");
+    let place = format!("--> docs/chapters/writing.md:{line}:30");
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(shown.contains(&place), "{shown}");
+
+    let broken = text.replace("// <<reading a numeral>>\n", "// <<reading a numeal>>\n");
+    fs::write(&chapter, &broken).unwrap();
+    let output = run(cargo(&["build"]), book.path());
+    assert!(!output.status.success());
+    let line = line_number(&broken, "<<reading a numeal>>");
+    let place = format!("docs/chapters/writing.md:{line}:");
+    assert!(stderr(&output).contains(&place), "{}", stderr(&output));
+}
+
+#[test]
+fn the_second_book_is_woven_by_mdbook_with_the_weavers_theme() {
+    let book = roman();
+    let output = run(mdbook("docs"), book.path());
+    succeeded(&output);
+    let page = fs::read_to_string(book.path().join("docs/book/writing.html")).unwrap();
+    assert_eq!(page.matches("<div class=\"chunk\"").count(), 3, "{page}");
+    assert!(
+        page.contains("reading.html#chunk-reading-a-numeral-1"),
+        "the root's reference links to its chunk in the next chapter"
+    );
+    for (name, text) in literate::theme::FILES {
+        let written = fs::read_to_string(book.path().join("docs/theme").join(name)).unwrap();
+        assert_eq!(written, text, "{name} is the weaver's own");
+        let stem = name.split('.').next().unwrap();
+        assert!(page.contains(&format!("theme/{stem}-")), "{name} is loaded");
+    }
+
+    let config = book.path().join("docs/book.toml");
+    let text = fs::read_to_string(&config).unwrap();
+    fs::write(&config, text.replace("additional-js", "additional-jsx")).unwrap();
+    let output = run(mdbook("docs"), book.path());
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains(
+            "docs/book.toml: the woven chunks need the weaver's theme files; add \
+             `additional-js = [\"theme/chunks.js\"]` under [output.html]"
+        ),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// `mdbook build` of the book in `dir`.
+fn mdbook(dir: &str) -> Command {
+    let mut command = Command::new("mdbook");
+    command.args(["build", dir]);
+    command
+}
+
+#[test]
+fn fmt_formats_its_chunks_for_its_edition_and_leaves_its_prose() {
+    let book = roman();
+    succeeded(&run(literate(&["fmt", "--check"]), book.path()));
+    let chapter = book.path().join("docs/chapters/reading.md");
+    let text = fs::read_to_string(&chapter).unwrap();
+    let misindented = text.replace("    let mut n = 0;", "let mut n=0 ;");
+    fs::write(&chapter, &misindented).unwrap();
+    let output = run(literate(&["fmt", "--check"]), book.path());
+    assert!(!output.status.success());
+    let line = line_number(&misindented, "let mut n=0 ;");
+    let reported = format!("docs/chapters/reading.md:{line}:1: rustfmt would reformat");
+    assert!(stderr(&output).contains(&reported), "{}", stderr(&output));
+    succeeded(&run(literate(&["fmt"]), book.path()));
+    assert_eq!(fs::read_to_string(&chapter).unwrap(), text);
+}
+
+#[test]
+fn init_makes_a_new_crate_a_book_that_builds_tests_and_weaves() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest =
+        "[package]\nname = \"hello\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n";
+    fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+    fs::create_dir_all(dir.path().join("src")).unwrap();
+    let code = "//! Adds.\n\npub fn add(left: u64, right: u64) -> u64 {\n    left + right\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn it_works() {\n        assert_eq!(add(2, 2), 4);\n    }\n}\n";
+    fs::write(dir.path().join("src/lib.rs"), code).unwrap();
+    let lock = literate_dir().join("../../Cargo.lock");
+    fs::copy(lock, dir.path().join("Cargo.lock")).unwrap();
+    fs::write(
+        dir.path().join("Cargo.toml"),
+        format!("{manifest}\n[workspace]\n"),
+    )
+    .unwrap();
+
+    succeeded(&run(literate(&["init"]), dir.path()));
+    let chapter = fs::read_to_string(dir.path().join("book/src/introduction.md")).unwrap();
+    assert!(
+        chapter.contains("// <<file:lib.rs>>=\npub fn add"),
+        "{chapter}"
+    );
+    let shell = fs::read_to_string(dir.path().join("src/lib.rs")).unwrap();
+    assert!(shell.starts_with("//! Adds.\n\n"), "{shell}");
+
+    let output = run(cargo(&["test"]), dir.path());
+    succeeded(&output);
+    assert!(String::from_utf8_lossy(&output.stdout).contains("test tests::it_works ... ok"));
+    succeeded(&run(mdbook("book"), dir.path()));
+    succeeded(&run(literate(&["fmt", "--check"]), dir.path()));
+
+    let again = run(literate(&["init"]), dir.path());
+    assert!(!again.status.success());
+    assert!(
+        stderr(&again).contains("book/book.toml exists already")
+            && stderr(&again).contains("nothing was written"),
+        "{}",
+        stderr(&again)
+    );
+}
+
+#[test]
+fn init_refuses_a_directory_without_a_crate() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(literate(&["init"]), dir.path());
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("make a crate first (`cargo new --lib NAME`)"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}

@@ -1,0 +1,41 @@
+//! What the tests that need a copy of a crate share.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The literate crate's directory.
+pub fn literate_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .canonicalize()
+        .unwrap()
+}
+
+/// Copies a directory tree, but for build output (`target`) and the fuzzing harness (`fuzz`).
+pub fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).expect("make a directory");
+    for entry in fs::read_dir(from).expect("read a directory").flatten() {
+        let (path, name) = (entry.path(), entry.file_name());
+        if name == "target" || name == "fuzz" {
+            continue;
+        } else if path.is_dir() {
+            copy_tree(&path, &to.join(name));
+        } else {
+            fs::copy(&path, to.join(name)).expect("copy a file");
+        }
+    }
+}
+
+/// A copy of the second book's crate (`tests/books/roman`, Roman numerals, its book in `docs/`
+/// and its chapters in `docs/chapters`), its tangler found where it is, with the workspace's lock
+/// file so that nothing new is resolved.
+pub fn roman() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&literate_dir().join("tests/books/roman"), dir.path());
+    let manifest = dir.path().join("Cargo.toml");
+    let text = fs::read_to_string(&manifest).unwrap();
+    let located = format!("path = {:?}", literate_dir().display().to_string());
+    fs::write(&manifest, text.replace("path = \"../../..\"", &located)).unwrap();
+    let lock = literate_dir().join("../../Cargo.lock");
+    fs::copy(lock, dir.path().join("Cargo.lock")).unwrap();
+    dir
+}
