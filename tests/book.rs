@@ -478,24 +478,6 @@ fn web() -> Web {
     web
 }
 
-/// The chunks that roots in `roots` reach, through any number of references.
-fn reached_from<'w>(web: &'w Web, roots: &[&'w str]) -> HashSet<&'w str> {
-    let mut reached: HashSet<&str> = roots.iter().copied().collect();
-    let mut next: Vec<&str> = roots.to_vec();
-    while let Some(name) = next.pop() {
-        for part in web.parts_of(name) {
-            for line in &part.body {
-                if let Some(reference) = &line.reference
-                    && reached.insert(reference.name.as_str())
-                {
-                    next.push(reference.name.as_str());
-                }
-            }
-        }
-    }
-    reached
-}
-
 /// The roots of the game's code: every root but the tests'.
 fn game_roots(web: &Web) -> Vec<&str> {
     web.names()
@@ -507,7 +489,7 @@ fn game_roots(web: &Web) -> Vec<&str> {
 
 /// The chunks of the game's code: those its roots reach.
 fn game_chunks(web: &Web) -> HashSet<&str> {
-    reached_from(web, &game_roots(web))
+    web.uses().reached_from(game_roots(web))
 }
 
 #[test]
@@ -1002,7 +984,8 @@ fn parts_one_to_three_use_few_names_before_their_chapter() {
         .into_iter()
         .filter(|&root| root != BENCHMARK_ROOT)
         .collect();
-    let program = reached_from(&web, &program_roots);
+    let uses = web.uses();
+    let program = uses.reached_from(program_roots.iter().copied());
     let names = book_names(&web, &program);
     let mut early: BTreeMap<&str, String> = BTreeMap::new();
     for part in &web.parts {

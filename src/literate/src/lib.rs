@@ -41,7 +41,7 @@ pub use source::SourceText;
 pub use splice::{NewChapter, WriteError, write_chapters};
 pub use syntax::{MAX_NESTING, check_syntax, check_syntax_of_all};
 pub use tangle::{MAX_BYTES, MAX_LINES, TangledFile, is_announcement, tangle, write_if_changed};
-pub use web::{ChapterChunks, ChunkCache, Line, Part, PartKind, Reference, Web, root_file};
+pub use web::{ChapterChunks, ChunkCache, Line, Part, PartKind, Reference, Uses, Web, root_file};
 
 use std::path::{Path, PathBuf};
 

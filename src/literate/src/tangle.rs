@@ -1,9 +1,9 @@
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use crate::{Diagnostic, Line, LineMap, Part, PartKind, Place, Web, root_file};
+use crate::{Diagnostic, Line, LineMap, Part, PartKind, Place, Uses, Web, root_file};
 
 /// The most lines a tangled file may have. The book's largest file has a few thousand; a web that
 /// would make more has a chunk used many times over, many levels deep, which doubles the text at
@@ -43,8 +43,9 @@ pub fn tangle(web: &Web) -> Result<Vec<TangledFile>, Vec<Diagnostic>> {
     check_definitions(web, &mut problems);
     check_references(web, &mut problems);
     check_roots(web, &mut problems);
-    check_cycles(web, &mut problems);
-    check_reachability(web, &mut problems);
+    let uses = web.uses();
+    check_cycles(web, &uses, &mut problems);
+    check_reachability(web, &uses, &mut problems);
     if problems.is_empty() {
         check_sizes(web, &mut problems);
     }
@@ -188,29 +189,14 @@ fn check_roots(web: &Web, problems: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The chunks each chunk uses, with the place of each use, in book order.
-fn uses(web: &Web) -> HashMap<&str, Vec<(&str, &Place)>> {
-    let mut uses: HashMap<&str, Vec<(&str, &Place)>> = HashMap::new();
-    for (part, reference) in web.references() {
-        if web.is_defined(&reference.name) && root_file(&reference.name).is_none() {
-            uses.entry(part.name.as_str())
-                .or_default()
-                .push((reference.name.as_str(), &reference.place));
-        }
-    }
-    uses
-}
-
 /// No chunk contains itself, directly or through others. Each cycle is reported once, at the use that
 /// closes it, with its steps.
 ///
 /// A depth-first search with its own stack: `path` holds the chunks being expanded, each with the
 /// index of the next of its uses to follow; `on_path` finds a chunk's position in `path` at once, so
 /// a use that leads back into the path closes a cycle.
-fn check_cycles(web: &Web, problems: &mut Vec<Diagnostic>) {
-    let uses = uses(web);
-    let no_uses = Vec::new();
-    let uses_of = |name: &str| uses.get(name).unwrap_or(&no_uses);
+fn check_cycles(web: &Web, uses: &Uses, problems: &mut Vec<Diagnostic>) {
+    let uses_of = |name: &str| uses.of(name);
     let mut done: HashSet<&str> = HashSet::new();
     for start in web.names() {
         if done.contains(start.as_str()) {
@@ -273,33 +259,16 @@ fn cycle_diagnostic(steps: &[(&str, &Place)]) -> Diagnostic {
 }
 
 /// Every chunk is reached from some root; one that is not would silently be left out of the program.
-fn check_reachability(web: &Web, problems: &mut Vec<Diagnostic>) {
-    let uses = uses(web);
-    let mut reached: HashSet<&str> = roots(web).map(|(name, _)| name).collect();
-    let mut queue: VecDeque<&str> = reached.iter().copied().collect();
-    while let Some(name) = queue.pop_front() {
-        for &(used, _) in uses.get(name).into_iter().flatten() {
-            if reached.insert(used) {
-                queue.push_back(used);
-            }
-        }
-    }
-    let mut users: HashMap<&str, Vec<&str>> = HashMap::new();
-    for name in web.names() {
-        for &(used, _) in uses.get(name.as_str()).into_iter().flatten() {
-            let list = users.entry(used).or_default();
-            if list.last() != Some(&name.as_str()) {
-                list.push(name);
-            }
-        }
-    }
+fn check_reachability(web: &Web, uses: &Uses, problems: &mut Vec<Diagnostic>) {
+    let reached = uses.reached_from(roots(web).map(|(name, _)| name));
     for name in web.names().iter().filter(|n| !reached.contains(n.as_str())) {
-        let users: Vec<String> = users
-            .get(name.as_str())
-            .into_iter()
-            .flatten()
-            .map(|user| format!("⟨{user}⟩"))
-            .collect();
+        let mut users: Vec<String> = Vec::new();
+        for &part in uses.users(name) {
+            let user = format!("⟨{}⟩", web.parts[part].name);
+            if !users.contains(&user) {
+                users.push(user);
+            }
+        }
         let mut message =
             format!("⟨{name}⟩ is never used: no root (`// <<file:NAME.rs>>=`) reaches it");
         if !users.is_empty() {

@@ -1,4 +1,4 @@
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use crate::{CodeBlock, Diagnostic, Marker, Place, SourceText, fenced_blocks, marker};
@@ -127,6 +127,70 @@ impl Web {
                 .iter()
                 .filter_map(move |line| Some((part, line.reference.as_ref()?)))
         })
+    }
+}
+
+/// Who uses whom: the web's references as a graph, built once for every reader that follows them
+/// (the tangler's checks, the weaver's "used in" lines, the book's own tests).
+#[derive(Debug, Default)]
+pub struct Uses<'w> {
+    /// For each chunk, the defined chunks it uses (roots, which nothing expands, left out), each with
+    /// the place of the use, in book order.
+    uses: HashMap<&'w str, Vec<(&'w str, &'w Place)>>,
+    /// For each name referenced, the parts whose code references it, each once, in book order, as
+    /// indices into [`Web::parts`].
+    users: HashMap<&'w str, Vec<usize>>,
+}
+
+impl Web {
+    /// The web's references as a graph.
+    pub fn uses(&self) -> Uses<'_> {
+        let mut graph = Uses::default();
+        for (i, part) in self.parts.iter().enumerate() {
+            for reference in part.body.iter().filter_map(|line| line.reference.as_ref()) {
+                let name = reference.name.as_str();
+                let users = graph.users.entry(name).or_default();
+                if users.last() != Some(&i) {
+                    users.push(i);
+                }
+                if self.is_defined(name) && root_file(name).is_none() {
+                    let uses = graph.uses.entry(part.name.as_str()).or_default();
+                    uses.push((name, &reference.place));
+                }
+            }
+        }
+        graph
+    }
+}
+
+impl<'w> Uses<'w> {
+    /// The defined chunks `name` uses, each with the place of the use, in book order.
+    pub fn of(&self, name: &str) -> &[(&'w str, &'w Place)] {
+        self.uses.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The parts that reference `name`, in book order.
+    pub fn users(&self, name: &str) -> &[usize] {
+        self.users.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The chunks `roots` reach, themselves included, through any number of uses.
+    pub fn reached_from(&self, roots: impl IntoIterator<Item = &'w str>) -> HashSet<&'w str> {
+        let mut reached: HashSet<&str> = HashSet::new();
+        let mut next: Vec<&str> = Vec::new();
+        for root in roots {
+            if reached.insert(root) {
+                next.push(root);
+            }
+        }
+        while let Some(name) = next.pop() {
+            for &(used, _) in self.of(name) {
+                if reached.insert(used) {
+                    next.push(used);
+                }
+            }
+        }
+        reached
     }
 }
 

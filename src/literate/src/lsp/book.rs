@@ -8,7 +8,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use crate::lsp::positions::Positions;
+use serde_json::Value;
+
+use crate::lsp::positions::{Located, Position, Positions};
+use crate::lsp::rewrite::from_lsp;
+use crate::lsp::uri::path_of;
 use crate::{
     ChunkCache, Diagnostic, Files, Overlays, Project, Reading, TangledFile, Web, tangle_project,
 };
@@ -17,6 +21,8 @@ use crate::{
 pub struct EditedBook {
     pub project: Project,
     pub overlays: Overlays,
+    /// Whether the editor changed a chapter since the book was last tangled.
+    pub dirty: bool,
     /// The chunks of the latest texts, whether or not they tangled.
     pub web: Web,
     /// What kept the latest texts from tangling; empty when they tangled.
@@ -82,6 +88,7 @@ impl EditedBook {
         let mut book = EditedBook {
             project,
             overlays: Overlays::new(),
+            dirty: false,
             web: Web::default(),
             problems: Vec::new(),
             positions: Positions::default(),
@@ -101,6 +108,7 @@ impl EditedBook {
     /// Returns the files when they tangled; otherwise keeps the last good tangle and records the
     /// problems.
     pub fn tangle(&mut self) -> Option<Vec<TangledFile>> {
+        self.dirty = false;
         let mut files = EditorFiles {
             overlays: &self.overlays,
             disk: &mut self.disk,
@@ -128,6 +136,27 @@ impl EditedBook {
         }
         self.positions = Positions::new(&outcome.files, &chapters);
         Some(outcome.files)
+    }
+
+    /// A chapter's text changed in the editor (`None`: it is closed, and the file on disk counts).
+    pub fn edited(&mut self, path: PathBuf, text: Option<String>) {
+        let unchanged = self.overlays.get(&path) == text.as_ref();
+        match text {
+            Some(text) => self.overlays.insert(path, text),
+            None => self.overlays.remove(&path),
+        };
+        self.dirty |= !unchanged;
+    }
+
+    /// The chapter and position a request is about (a document symbol request has no position).
+    pub fn located(&self, params: &Value) -> Option<Located> {
+        let path = path_of(params["textDocument"]["uri"].as_str()?)?;
+        let file = self.chapter_name(&path)?;
+        let position = from_lsp(&params["position"]).unwrap_or(Position {
+            line: 0,
+            character: 0,
+        });
+        Some(Located { file, position })
     }
 
     /// The name places give a file of the book (`book/src/x.md`), if it is one.

@@ -5,11 +5,15 @@
 
 mod analyzer;
 mod book;
+mod chunk_answers;
 mod chunks;
+mod diagnostics;
+mod editor;
 mod mirror;
 mod pending;
 mod positions;
 mod rewrite;
+mod rust_analyzer;
 mod server;
 mod uri;
 
@@ -49,7 +53,7 @@ fn serve(connection: Connection) -> Result<(), String> {
         .initialize_finish(id, result)
         .map_err(|e| e.to_string())?;
     let capabilities = params["capabilities"].clone();
-    server::Server::new(connection, project, capabilities).serve()
+    server::Server::new(editor::Editor::new(connection), project, capabilities).serve()
 }
 
 /// Serves the book of the crate in `crate_dir` on an initialized connection, for an editor with
@@ -61,7 +65,7 @@ pub fn serve_book(
     capabilities: Value,
 ) -> Result<(), String> {
     let project = Project::open(crate_dir).map_err(|problem| problem.to_string())?;
-    server::Server::new(connection, project, capabilities).serve()
+    server::Server::new(editor::Editor::new(connection), project, capabilities).serve()
 }
 
 /// What the server can do for an editor.

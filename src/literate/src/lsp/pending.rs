@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use lsp_server::{Request, RequestId};
+use serde_json::Value;
 
 /// How long the editor waits at most for an answer rust-analyzer was asked for; then it gets an error
 /// (ContentModified, which editors take as "ask again") and rust-analyzer is told to stop working on
@@ -30,6 +31,18 @@ pub enum Cancelled {
     Forwarded(i32),
     /// It was answered already.
     Unknown,
+}
+
+/// The id an editor's `$/cancelRequest` names.
+pub fn request_id(id: &Value) -> Option<RequestId> {
+    match id {
+        Value::Number(n) => n
+            .as_i64()
+            .and_then(|n| i32::try_from(n).ok())
+            .map(RequestId::from),
+        Value::String(s) => Some(RequestId::from(s.clone())),
+        _ => None,
+    }
 }
 
 #[derive(Default)]

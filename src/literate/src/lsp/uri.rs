@@ -1,40 +1,25 @@
-//! `file://` URIs and the paths they name.
+//! `file://` URIs and the paths they name, as the `url` crate writes and reads them on every
+//! platform.
 
 use std::path::{Path, PathBuf};
 
-/// The `file://` URI of an absolute path, with every byte outside the unreserved set and `/`
-/// percent-encoded.
+use url::Url;
+
+/// The `file://` URI of a path (a relative one taken from the working directory).
 pub fn uri_of(path: &Path) -> String {
-    let mut uri = String::from("file://");
-    for &byte in path.to_string_lossy().as_bytes() {
-        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
-            uri.push(byte as char);
-        } else {
-            uri.push_str(&format!("%{byte:02X}"));
-        }
+    let absolute = match std::env::current_dir() {
+        Ok(here) if path.is_relative() => here.join(path),
+        _ => path.to_path_buf(),
+    };
+    match Url::from_file_path(&absolute) {
+        Ok(url) => url.into(),
+        Err(()) => format!("file://{}", absolute.display()),
     }
-    uri
 }
 
 /// The path a `file://` URI names, if it is one.
 pub fn path_of(uri: &str) -> Option<PathBuf> {
-    let encoded = uri.strip_prefix("file://")?;
-    let mut bytes = Vec::with_capacity(encoded.len());
-    let mut rest = encoded.as_bytes();
-    while let Some((&byte, tail)) = rest.split_first() {
-        match (byte, tail) {
-            (b'%', [high, low, tail @ ..]) => {
-                let hex = std::str::from_utf8(&[*high, *low]).ok()?.to_string();
-                bytes.push(u8::from_str_radix(&hex, 16).ok()?);
-                rest = tail;
-            }
-            _ => {
-                bytes.push(byte);
-                rest = tail;
-            }
-        }
-    }
-    Some(PathBuf::from(String::from_utf8(bytes).ok()?))
+    Url::parse(uri).ok()?.to_file_path().ok()
 }
 
 #[cfg(test)]

@@ -1,0 +1,348 @@
+//! rust-analyzer's life behind the server: started on the mirror once the book first tangles,
+//! initialized with what the editor can show, given every tangled file that changed, and started
+//! again after a back-off when it stops ([`Restarts`]).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crossbeam_channel::{Receiver, never};
+use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_types::MessageType;
+use serde_json::{Value, json};
+
+use crate::TangledFile;
+use crate::lsp::analyzer::{Analyzer, find_rust_analyzer};
+use crate::lsp::editor::Editor;
+use crate::lsp::mirror::Mirror;
+use crate::lsp::pending::Restarts;
+use crate::lsp::uri::uri_of;
+
+/// The id of the request that initializes rust-analyzer.
+pub const ANALYZER_INIT: i32 = 0;
+
+/// rust-analyzer as the server knows it.
+enum State {
+    /// Not started yet: the book has not tangled since the server started.
+    NotStarted,
+    /// Started; `ready` once it has answered `initialize`.
+    Running {
+        analyzer: Analyzer,
+        mirror: Mirror,
+        ready: bool,
+    },
+    /// Stopped; to be started again at this time.
+    Restarting(Instant),
+    /// Cannot be had; the reason was shown to the editor.
+    Missing,
+}
+
+/// What a request about Rust code can expect of rust-analyzer now.
+pub enum Availability<'a> {
+    /// It answers, about the files of this mirror.
+    Ready(&'a Mirror),
+    /// It is loading or about to be started again: the request waits.
+    Later,
+    /// There is none: the request gets no answer from it.
+    Never,
+}
+
+pub struct RustAnalyzer {
+    state: State,
+    /// What rust-analyzer has of each tangled file: (version, text).
+    sent: HashMap<String, (i32, String)>,
+    restarts: Restarts,
+    next_id: i32,
+    /// Whether rust-analyzer has said it finished loading.
+    announced_ready: bool,
+    /// The editor's capabilities, parts of which are passed on to rust-analyzer.
+    editor_capabilities: Value,
+}
+
+impl RustAnalyzer {
+    pub fn new(editor_capabilities: Value) -> RustAnalyzer {
+        RustAnalyzer {
+            state: State::NotStarted,
+            sent: HashMap::new(),
+            restarts: Restarts::default(),
+            next_id: ANALYZER_INIT + 1,
+            announced_ready: false,
+            editor_capabilities,
+        }
+    }
+
+    /// Where rust-analyzer's messages arrive (nowhere while it does not run).
+    pub fn receiver(&self) -> Receiver<Message> {
+        match &self.state {
+            State::Running { analyzer, .. } => analyzer.receiver.clone(),
+            _ => never(),
+        }
+    }
+
+    /// When it is to be started again, if it stopped.
+    pub fn restart_due(&self) -> Option<Instant> {
+        match self.state {
+            State::Restarting(time) => Some(time),
+            _ => None,
+        }
+    }
+
+    pub fn is_started(&self) -> bool {
+        !matches!(self.state, State::NotStarted)
+    }
+
+    pub fn availability(&self) -> Availability<'_> {
+        match &self.state {
+            State::Running {
+                ready: true,
+                mirror,
+                ..
+            } => Availability::Ready(mirror),
+            State::Running { .. } | State::Restarting(_) => Availability::Later,
+            State::NotStarted | State::Missing => Availability::Never,
+        }
+    }
+
+    /// The mirror rust-analyzer reads, while it runs.
+    pub fn mirror(&self) -> Option<&Mirror> {
+        match &self.state {
+            State::Running { mirror, .. } => Some(mirror),
+            _ => None,
+        }
+    }
+
+    /// Starts rust-analyzer on a mirror of the crate in `crate_dir` with `files`; the reason when
+    /// there is none to start, which the editor is shown.
+    pub fn start(&mut self, crate_dir: &Path, files: &[TangledFile], editor: &Editor) -> bool {
+        let started = find_rust_analyzer().and_then(|program| {
+            let mirror = Mirror::create(crate_dir, files)?;
+            let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+                .map_or_else(|| crate_dir.join("target"), PathBuf::from);
+            let analyzer = Analyzer::start(&program, &mirror.dir, &target_dir)?;
+            Ok((analyzer, mirror))
+        });
+        match started {
+            Ok((analyzer, mirror)) => {
+                let params = self.initialize_params(&mirror);
+                analyzer
+                    .send(Request::new(ANALYZER_INIT.into(), "initialize".into(), params).into());
+                self.state = State::Running {
+                    analyzer,
+                    mirror,
+                    ready: false,
+                };
+                true
+            }
+            Err(why) => {
+                editor.show_error(&format!(
+                    "no rust-analyzer, so only chunks and the tangler's problems are understood: {why}"
+                ));
+                self.state = State::Missing;
+                false
+            }
+        }
+    }
+
+    fn initialize_params(&self, mirror: &Mirror) -> Value {
+        let editor = &self.editor_capabilities["textDocument"];
+        let mut text_document = json!({
+            "synchronization": {"didSave": true},
+            "publishDiagnostics": {"relatedInformation": true},
+            "definition": {"linkSupport": false},
+            "rename": {"prepareSupport": false},
+        });
+        for key in ["hover", "completion", "signatureHelp"] {
+            if !editor[key].is_null() {
+                text_document[key] = editor[key].clone();
+            }
+        }
+        let manifest = mirror.dir.join("Cargo.toml");
+        json!({
+            "processId": std::process::id(),
+            "rootUri": uri_of(&mirror.dir),
+            "workspaceFolders": [{"uri": uri_of(&mirror.dir), "name": "literate-lsp"}],
+            "capabilities": {
+                "textDocument": text_document,
+                "workspace": {"workspaceEdit": {"documentChanges": false}},
+                "experimental": {"serverStatusNotification": true},
+            },
+            "initializationOptions": {
+                "linkedProjects": [manifest.to_string_lossy()],
+                "checkOnSave": true,
+                "check": {"command": "check", "allTargets": true},
+                // Code behind a feature (the game's window) is code of the book too.
+                "cargo": {"features": "all"},
+                "files": {"watcher": "server"},
+            },
+        })
+    }
+
+    /// rust-analyzer answered `initialize`: it is told so, and given the tangled files.
+    pub fn initialized(&mut self, files: &[TangledFile], editor: &Editor) {
+        let State::Running { ready, .. } = &mut self.state else {
+            return;
+        };
+        *ready = true;
+        self.send(Notification::new("initialized".into(), json!({})).into());
+        self.send_files(files, editor);
+    }
+
+    /// rust-analyzer has gone away: it is started again after a back-off, or, after too many stops,
+    /// not any more; the editor is told which.
+    pub fn stopped(&mut self, editor: &Editor) {
+        self.sent.clear();
+        self.announced_ready = false;
+        match self.restarts.stopped(Instant::now()) {
+            Some(wait) => {
+                let message = format!(
+                    "rust-analyzer stopped; starting it again in {} s",
+                    wait.as_secs()
+                );
+                editor.show_message(MessageType::WARNING, &message);
+                self.state = State::Restarting(Instant::now() + wait);
+            }
+            None => {
+                editor.show_error(
+                    "rust-analyzer stopped again and again, so it is not started any more; chunk \
+                     features and the tangler's problems go on without it",
+                );
+                self.state = State::Missing;
+            }
+        }
+    }
+
+    /// Whether rust-analyzer says, for the first time since it started, that it has loaded.
+    pub fn loaded(&mut self, status: &Value) -> bool {
+        let quiescent = status["quiescent"].as_bool() == Some(true);
+        let first = quiescent && !self.announced_ready;
+        self.announced_ready |= quiescent;
+        first
+    }
+
+    /// Gives rust-analyzer (and the mirror on disk) every tangled file that changed since it was
+    /// last given; a file it has as it is now is neither written nor read.
+    pub fn send_files(&mut self, files: &[TangledFile], editor: &Editor) {
+        let State::Running { mirror, ready, .. } = &self.state else {
+            return;
+        };
+        let mut messages = Vec::new();
+        for file in files {
+            let unchanged = self
+                .sent
+                .get(&file.name)
+                .is_some_and(|(_, t)| *t == file.text);
+            if unchanged {
+                continue;
+            }
+            if let Err(e) = mirror.write(file) {
+                editor.show_error(&format!("cannot write the mirror's {}: {e}", file.name));
+            }
+            if !ready {
+                continue;
+            }
+            let uri = uri_of(&mirror.path_of(&file.name));
+            let version = self.sent.get(&file.name).map_or(1, |(v, _)| v + 1);
+            self.sent
+                .insert(file.name.clone(), (version, file.text.clone()));
+            let message = if version == 1 {
+                let document =
+                    json!({"uri": uri, "languageId": "rust", "version": 1, "text": file.text});
+                Notification::new(
+                    "textDocument/didOpen".into(),
+                    json!({"textDocument": document}),
+                )
+            } else {
+                Notification::new(
+                    "textDocument/didChange".into(),
+                    json!({
+                        "textDocument": {"uri": uri, "version": version},
+                        "contentChanges": [{"text": file.text}],
+                    }),
+                )
+            };
+            messages.push(message);
+        }
+        for message in messages {
+            self.send(message.into());
+        }
+    }
+
+    /// Sends a request about the mirror; its id.
+    pub fn request(&mut self, method: String, params: Value) -> i32 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(Request::new(id.into(), method, params).into());
+        id
+    }
+
+    pub fn cancel(&self, id: i32) {
+        self.send(Notification::new("$/cancelRequest".into(), json!({"id": id})).into());
+    }
+
+    /// A chapter was saved: rust-analyzer runs `cargo check` on the mirror, whose files are
+    /// already written.
+    pub fn saved(&self) {
+        let State::Running { mirror, ready, .. } = &self.state else {
+            return;
+        };
+        let Some(name) = self.sent.keys().next().filter(|_| *ready) else {
+            return;
+        };
+        let params = json!({"textDocument": {"uri": uri_of(&mirror.path_of(name))}});
+        self.send(Notification::new("textDocument/didSave".into(), params).into());
+    }
+
+    pub fn shut_down(&self) {
+        self.send(Request::new(i32::MAX.into(), "shutdown".into(), Value::Null).into());
+        self.send(Notification::new("exit".into(), Value::Null).into());
+    }
+
+    /// Answers a request rust-analyzer sends its client.
+    pub fn answer(&self, request: Request) {
+        let response = match answer_analyzer(&request) {
+            Ok(result) => Response::new_ok(request.id, result),
+            Err(message) => {
+                Response::new_err(request.id, ErrorCode::MethodNotFound as i32, message)
+            }
+        };
+        self.send(response.into());
+    }
+
+    fn send(&self, message: Message) {
+        if let State::Running { analyzer, .. } = &self.state {
+            analyzer.send(message);
+        }
+    }
+}
+
+/// The number of one of the server's own request ids.
+pub fn response_id(id: &RequestId) -> Option<i32> {
+    id.to_string().parse().ok()
+}
+
+/// The answer to a request rust-analyzer sends its client, as the protocol has it: the settings
+/// asked for (none beyond those given at start: one `null` per item), an edit to apply (declined:
+/// the mirror's files are not the chapters), and acknowledgements of what needs none. `Err` for a
+/// method the server does not know.
+fn answer_analyzer(request: &Request) -> Result<Value, String> {
+    match request.method.as_str() {
+        "workspace/configuration" => {
+            let items = request.params["items"].as_array().map_or(0, Vec::len);
+            Ok(Value::Array(vec![Value::Null; items]))
+        }
+        "workspace/applyEdit" => Ok(json!({
+            "applied": false,
+            "failureReason": "literate lsp applies no edit to the mirror's tangled files",
+        })),
+        "window/showDocument" => Ok(json!({"success": false})),
+        "client/registerCapability"
+        | "client/unregisterCapability"
+        | "window/workDoneProgress/create"
+        | "window/showMessageRequest"
+        | "workspace/semanticTokens/refresh"
+        | "workspace/inlayHint/refresh"
+        | "workspace/codeLens/refresh"
+        | "workspace/diagnostic/refresh" => Ok(Value::Null),
+        method => Err(format!("literate lsp does not answer {method}")),
+    }
+}
