@@ -67,7 +67,7 @@ type LeftAlone = BTreeMap<usize, Vec<Diagnostic>>;
 pub fn plan_book(project: &Project) -> Result<(Plan, Vec<NewChapter>), Vec<String>> {
     let mut reading = Reading {
         files: &mut Disk,
-        chunks: None,
+        kept: None,
         checked_before: &|_| false,
     };
     let outcome = crate::tangle_project(project, &mut reading);

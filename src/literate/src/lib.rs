@@ -36,7 +36,7 @@ pub use line_map::LineMap;
 pub use markdown::{CodeBlock, CodeLine, fenced_blocks};
 pub use marker::{Marker, marker};
 pub use project::{Figures, PREPROCESSOR, Project};
-pub use shells::{check_shells, root_roles, shell_paths};
+pub use shells::{ShellCache, check_shells, check_shells_kept, root_roles, shell_paths};
 pub use source::SourceText;
 pub use splice::{NewChapter, WriteError, write_chapters};
 pub use syntax::{MAX_NESTING, check_syntax, check_syntax_of_all};
@@ -60,12 +60,20 @@ pub struct Outcome {
 pub type Trusted<'a> = &'a dyn Fn(&TangledFile) -> bool;
 
 /// How a book is read: through which files (the disk, or an editor's texts in front of it), with
-/// or without keeping the chunks of chapters that did not change, and which tangled files need no
+/// or without keeping what did not change since the last reading, and which tangled files need no
 /// syntax check (those that passed it before, exactly as they are).
 pub struct Reading<'a> {
     pub files: &'a mut dyn Files,
-    pub chunks: Option<&'a mut ChunkCache>,
+    pub kept: Option<&'a mut Kept>,
     pub checked_before: Trusted<'a>,
+}
+
+/// What a reader that reads the same book again and again keeps between readings: the chunks of
+/// each chapter and the includes of each shell, each read again only when its text changed.
+#[derive(Default)]
+pub struct Kept {
+    pub chunks: ChunkCache,
+    pub shells: ShellCache,
 }
 
 /// Loads the book in `src_dir` (known to the reader as `display_dir`), tangles it and checks the
@@ -73,7 +81,7 @@ pub struct Reading<'a> {
 pub fn tangle_book(src_dir: &Path, display_dir: &str) -> Outcome {
     let mut reading = Reading {
         files: &mut Disk,
-        chunks: None,
+        kept: None,
         checked_before: &|_| false,
     };
     tangle_chapters(src_dir, display_dir, &mut reading)
@@ -83,9 +91,9 @@ pub fn tangle_book(src_dir: &Path, display_dir: &str) -> Outcome {
 /// checked, with every problem at its Markdown place.
 fn tangle_chapters(src_dir: &Path, display_dir: &str, reading: &mut Reading) -> Outcome {
     let (book, mut problems) = load_book_with(src_dir, display_dir, reading.files);
-    let (web, parse_problems) = match reading.chunks.as_deref_mut() {
-        Some(cache) => {
-            let parsed = cache.read(&book.chapters);
+    let (web, parse_problems) = match reading.kept.as_deref_mut() {
+        Some(kept) => {
+            let parsed = kept.chunks.read(&book.chapters);
             Web::from_chapters(book.chapters, parsed)
         }
         None => Web::parse(book.chapters),
@@ -120,7 +128,12 @@ pub fn tangle_project(project: &Project, reading: &mut Reading) -> Outcome {
     let crate_dir = &project.crate_dir;
     let mut outcome = tangle_chapters(&project.src_dir(), &project.src, reading);
     if outcome.problems.is_empty() {
-        let shells = check_shells(crate_dir, &outcome.files, reading.files);
+        let shells = match reading.kept.as_deref_mut() {
+            Some(kept) => {
+                check_shells_kept(crate_dir, &outcome.files, reading.files, &mut kept.shells)
+            }
+            None => check_shells(crate_dir, &outcome.files, reading.files),
+        };
         outcome.problems.extend(shells);
     }
     outcome.inputs.extend(shell_paths(crate_dir));
@@ -151,7 +164,7 @@ pub fn tangle_crate_trusting(crate_dir: &Path, checked_before: Trusted) -> Outco
     };
     let mut reading = Reading {
         files: &mut Disk,
-        chunks: None,
+        kept: None,
         checked_before,
     };
     tangle_project(&project, &mut reading)

@@ -33,6 +33,25 @@ pub fn shell_paths(crate_dir: &Path) -> Vec<PathBuf> {
     paths
 }
 
+/// The includes of each shell as last read, for a reader that reads the same crate again and again
+/// (the language server, on every keystroke): a shell whose text is the same is not parsed again.
+#[derive(Default)]
+pub struct ShellCache(HashMap<String, (String, Vec<Include>)>);
+
+impl ShellCache {
+    /// The includes of `shell`, kept from the last reading while its text is the same.
+    fn includes(&mut self, shell: SourceText) -> Vec<Include> {
+        if let Some((text, found)) = self.0.get(&shell.display)
+            && *text == shell.text
+        {
+            return found.clone();
+        }
+        let found = includes(&shell);
+        self.0.insert(shell.display, (shell.text, found.clone()));
+        found
+    }
+}
+
 /// Checks that the shells of `crate_dir`, read through `reader`, include every tangled file and
 /// nothing else.
 pub fn check_shells(
@@ -40,19 +59,34 @@ pub fn check_shells(
     files: &[TangledFile],
     reader: &mut dyn Files,
 ) -> Vec<Diagnostic> {
-    let shells: Vec<SourceText> = shell_paths(crate_dir)
-        .iter()
-        .filter_map(|path| {
-            let text = String::from_utf8(reader.read(path).ok()?).ok()?;
-            let display = path.strip_prefix(crate_dir).unwrap_or(path);
-            Some(SourceText::new(display.to_string_lossy(), text))
-        })
-        .collect();
-    let included: Vec<(String, Place)> = shells
-        .iter()
-        .flat_map(includes)
-        .map(|include| (include.file, include.place))
-        .collect();
+    check_shells_kept(crate_dir, files, reader, &mut ShellCache::default())
+}
+
+/// [`check_shells`], with the includes of shells that did not change kept in `cache`.
+pub fn check_shells_kept(
+    crate_dir: &Path,
+    files: &[TangledFile],
+    reader: &mut dyn Files,
+    cache: &mut ShellCache,
+) -> Vec<Diagnostic> {
+    let mut included: Vec<(String, Place)> = Vec::new();
+    for path in shell_paths(crate_dir) {
+        let Some(text) = reader
+            .read(&path)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+        else {
+            continue;
+        };
+        let display = path.strip_prefix(crate_dir).unwrap_or(&path);
+        let shell = SourceText::new(display.to_string_lossy(), text);
+        let found = cache.includes(shell);
+        included.extend(
+            found
+                .into_iter()
+                .map(|include| (include.file, include.place)),
+        );
+    }
     let mut problems = Vec::new();
     for file in files {
         if !included.iter().any(|(name, _)| *name == file.name) {
@@ -271,6 +305,20 @@ mod tests {
         let (item, _) = found[0].module_item.clone().unwrap();
         assert_eq!(&text[item.clone()][..14], "pub mod world ");
         assert!(text[item].ends_with("}"));
+    }
+
+    #[test]
+    fn a_kept_shell_is_read_again_when_its_text_changes() {
+        let mut cache = ShellCache::default();
+        let shell = |name: &str| {
+            let text = format!("include!(concat!(env!(\"OUT_DIR\"), \"/{name}\"));\n");
+            SourceText::new("src/lib.rs", text)
+        };
+        let files =
+            |found: Vec<Include>| -> Vec<String> { found.into_iter().map(|i| i.file).collect() };
+        assert_eq!(files(cache.includes(shell("a.rs"))), ["a.rs"]);
+        assert_eq!(files(cache.includes(shell("a.rs"))), ["a.rs"]);
+        assert_eq!(files(cache.includes(shell("b.rs"))), ["b.rs"]);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::lsp::positions::{Located, Position, Positions};
 use crate::lsp::rewrite::from_lsp;
 use crate::lsp::uri::path_of;
 use crate::{
-    ChunkCache, Diagnostic, Files, Overlays, Project, Reading, TangledFile, Web, tangle_project,
+    Diagnostic, Files, Kept, Overlays, Project, Reading, TangledFile, Web, tangle_project,
 };
 
 /// The book of one crate, as last tangled.
@@ -30,7 +30,7 @@ pub struct EditedBook {
     /// The last good tangle.
     pub positions: Positions,
     disk: DiskTexts,
-    chunks: ChunkCache,
+    kept: Kept,
 }
 
 /// The bytes of the book's files on disk as last read, each with the modification time and length
@@ -93,7 +93,7 @@ impl EditedBook {
             problems: Vec::new(),
             positions: Positions::default(),
             disk: DiskTexts::default(),
-            chunks: ChunkCache::default(),
+            kept: Kept::default(),
         };
         book.tangle();
         book
@@ -116,7 +116,7 @@ impl EditedBook {
         };
         let mut reading = Reading {
             files: &mut files,
-            chunks: Some(&mut self.chunks),
+            kept: Some(&mut self.kept),
             checked_before: &|_| true,
         };
         let outcome = tangle_project(&self.project, &mut reading);
