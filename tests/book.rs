@@ -467,15 +467,11 @@ const TEST_ROOTS: [&str; 4] = [
     "file:end_to_end.rs",
 ];
 
-/// The book's web, parsed from the chapters SUMMARY.md lists.
+/// The book's web, read as the build reads it (and checked as the build checks it).
 fn web() -> Web {
-    let sources = chapters()
-        .into_iter()
-        .map(|(path, text)| SourceText::new(format!("book/src/{path}"), text))
-        .collect();
-    let (web, problems) = Web::parse(sources);
-    assert!(problems.is_empty(), "{problems:?}");
-    web
+    let outcome = literate::tangle_crate(Path::new(env!("CARGO_MANIFEST_DIR")));
+    assert!(outcome.problems.is_empty(), "{:?}", outcome.problems);
+    outcome.web
 }
 
 /// The roots of the game's code: every root but the tests'.

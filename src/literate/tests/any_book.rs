@@ -157,6 +157,47 @@ fn mdbook(dir: &str) -> Command {
     command
 }
 
+/// A chunk name with every character that HTML or mdbook's Markdown would take for its own.
+const HOSTILE: &str = "an odd </div> {#x} `tick` \"quoted\" <script";
+
+#[test]
+fn a_hostile_chapter_is_woven_by_the_real_mdbook_and_links_to_its_page() {
+    let book = roman();
+    let chapters = book.path().join("docs/chapters");
+    let summary = fs::read_to_string(chapters.join("SUMMARY.md")).unwrap();
+    fs::write(
+        chapters.join("SUMMARY.md"),
+        format!("{summary}- [Odd names](<odd names é.md>)\n"),
+    )
+    .unwrap();
+    let chapter = format!(
+        "# Odd names\n\nMore of reading, under a name of HTML.\n\n```rust\n// <<reading a numeral>>+=\n// <<{HOSTILE}>>\n```\n\n```rust\n// <<{HOSTILE}>>=\npub const ODD: u32 = 1;\n```\n"
+    );
+    fs::write(chapters.join("odd names é.md"), chapter).unwrap();
+    let output = run(mdbook("docs"), book.path());
+    succeeded(&output);
+
+    let page = fs::read_to_string(book.path().join("docs/book/odd names é.html")).unwrap();
+    assert!(!page.contains("</div> {#x}"), "the name is escaped");
+    assert!(!page.contains("<script\""), "no script of the name's");
+    let heading = "⟨an odd &lt;/div&gt; {#x} `tick` \"quoted\" &lt;script⟩</a></h6>";
+    assert!(
+        page.contains(heading),
+        "the name is the caption's heading, as written"
+    );
+    let reading = fs::read_to_string(book.path().join("docs/book/reading.html")).unwrap();
+    let link = "odd%20names%20%C3%A9.html#chunk-reading-a-numeral-2";
+    assert!(
+        reading.contains(link),
+        "the part in the odd chapter is linked, encoded"
+    );
+    let anchor = "id=\"chunk-reading-a-numeral-2\"";
+    assert!(
+        page.contains(anchor),
+        "and the link's anchor is on its page"
+    );
+}
+
 #[test]
 fn fmt_formats_its_chunks_for_its_edition_and_leaves_its_prose() {
     let book = roman();
