@@ -127,6 +127,14 @@ pub struct Mapper {
     maps: HashMap<PathBuf, Option<LineMap>>,
 }
 
+/// A tangled place found in a line of output: its byte range, its Markdown place and itself, short.
+struct FoundPlace {
+    start: usize,
+    end: usize,
+    mapped: String,
+    tangled: String,
+}
+
 /// A span's file and its 1-based first and last line and column (columns in characters, the last one
 /// just past the span).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,7 +156,10 @@ impl Mapper {
 
     pub fn add_out_dir(&mut self, message: &Value) {
         if let Some(dir) = message["out_dir"].as_str() {
-            self.out_dirs.push(PathBuf::from(dir));
+            let dir = PathBuf::from(dir);
+            if !self.out_dirs.contains(&dir) {
+                self.out_dirs.push(dir);
+            }
         }
     }
 
@@ -180,6 +191,79 @@ impl Mapper {
         }
         groups.insert(0, first);
         renderer.render(&groups).to_string()
+    }
+
+    /// A line of output with each `PATH:LINE[:COL]` of a tangled file in it put at its Markdown
+    /// place, and the tangled places noted at the line's end (`[tangled: OUT_DIR/x.rs:12:5]`).
+    pub fn map_places(&mut self, line: &str) -> String {
+        let mut out = String::new();
+        let mut tangled = Vec::new();
+        let mut rest = line;
+        while let Some(found) = self.next_tangled_place(rest) {
+            out.push_str(&rest[..found.start]);
+            out.push_str(&found.mapped);
+            tangled.push(found.tangled);
+            rest = &rest[found.end..];
+        }
+        out.push_str(rest);
+        if !tangled.is_empty() {
+            out.push_str(&format!("  [tangled: {}]", tangled.join(", ")));
+        }
+        out
+    }
+
+    /// The first place in a tangled file that `text` names and its line map knows.
+    fn next_tangled_place(&mut self, text: &str) -> Option<FoundPlace> {
+        let mut from = 0;
+        loop {
+            let (start, dir) = self
+                .out_dirs
+                .iter()
+                .filter_map(|dir| {
+                    let dir = dir.to_string_lossy().into_owned();
+                    Some((from + text[from..].find(&dir)?, dir))
+                })
+                .min()?;
+            if let Some(found) = self.place_at(text, start, &dir) {
+                return Some(found);
+            }
+            from = start + dir.len();
+        }
+    }
+
+    /// The place `PATH.rs:LINE[:COL]` that starts at `start` in `text`, in the output directory
+    /// `dir`, mapped; `None` if there is none there or its file has no map.
+    fn place_at(&mut self, text: &str, start: usize, dir: &str) -> Option<FoundPlace> {
+        let after_dir = start + dir.len();
+        let path_end = after_dir + text[after_dir..].find(".rs:")? + 3;
+        let path = &text[start..path_end];
+        if path.contains(char::is_whitespace) {
+            return None;
+        }
+        let digits = |from: usize| {
+            let count = text[from..].bytes().take_while(u8::is_ascii_digit).count();
+            (count > 0).then(|| (text[from..from + count].parse::<usize>().ok(), from + count))
+        };
+        let (line, mut end) = digits(path_end + 1)?;
+        let mut col = None;
+        if text[end..].starts_with(':')
+            && let Some((number, after)) = digits(end + 1)
+        {
+            col = number;
+            end = after;
+        }
+        let place = self.map_for(path)?.place(line?, col.unwrap_or(1))?;
+        let mapped = match col {
+            Some(_) => place.to_string(),
+            None => format!("{}:{}", place.file, place.line),
+        };
+        let short = format!("OUT_DIR{}", &text[after_dir..end]);
+        Some(FoundPlace {
+            start,
+            end,
+            mapped,
+            tangled: short,
+        })
     }
 
     fn touches_tangled_file(&mut self, diagnostic: &Value) -> bool {

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: literate check [CARGO CHECK ARGUMENTS...]
+       literate test|run|bench|build [CARGO ARGUMENTS...] [-- PROGRAM ARGUMENTS...]
        literate fmt [--check]
        literate lsp
        literate init [--literate PATH]
@@ -13,6 +14,12 @@ usage: literate check [CARGO CHECK ARGUMENTS...]
            --all-features unless other arguments are given, so that code behind a
            feature is checked too) and prints every error and warning at its place
            in the book's Markdown, rustc-style.
+  test, run, bench, build
+           the cargo command of that name with these arguments, its output
+           with every place in a tangled file put at its place in the book
+           (compile errors and warnings rendered there; panics, failed
+           assertions and backtrace frames rewritten, the tangled place kept
+           in a note at the end of the line); cargo's exit status.
   fmt      formats the book's code as rustfmt formats the tangled files, by
            rewriting the chunks in the chapters; with --check, only reports
            what would change and fails if anything would.
@@ -41,6 +48,9 @@ fn main() -> ExitCode {
             let rest = &args[1..];
             let defaults = ["--workspace", "--all-targets", "--all-features"].map(String::from);
             literate::cargo_check::run(if rest.is_empty() { &defaults } else { rest })
+        }
+        Some(command @ ("test" | "run" | "bench" | "build")) => {
+            literate::cargo_run::run(command, &args[1..])
         }
         Some("fmt") => fmt(&args[1..]),
         Some("lsp") if args.len() == 1 => literate::lsp::run(),

@@ -118,6 +118,48 @@ fn its_mistakes_are_reported_at_its_own_chapter_lines() {
 }
 
 #[test]
+fn literate_test_reports_a_failing_test_and_its_backtrace_at_chapter_lines() {
+    let book = roman();
+    let chapter = book.path().join("docs/chapters/there-and-back.md");
+    let text = fs::read_to_string(&chapter).unwrap();
+    let failing = text.replace(
+        "assert_eq!(to_roman(0), None);",
+        "assert_eq!(to_roman(0), Some(String::new()));",
+    );
+    fs::write(&chapter, &failing).unwrap();
+    let mut test = literate(&["test", "--test", "round_trip"]);
+    test.env("RUST_BACKTRACE", "1");
+    let output = run(test, book.path());
+    assert_eq!(output.status.code(), Some(101), "cargo test's own status");
+    let line = line_number(&failing, "Some(String::new())");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let panicked = format!(
+        "panicked at docs/chapters/there-and-back.md:{line}:5:  [tangled: OUT_DIR/round_trip.rs:"
+    );
+    assert!(stdout.contains(&panicked), "{stdout}");
+    let frame = format!("at docs/chapters/there-and-back.md:{line}:5  [tangled:");
+    assert!(stdout.contains(&frame), "a backtrace frame: {stdout}");
+    assert!(
+        stdout.contains("test result: FAILED. 1 passed; 1 failed"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("/out/round_trip.rs"), "{stdout}");
+
+    let broken = text.replace("for n in 1..=3999 {", "for n in 1..=3999u8 {");
+    fs::write(&chapter, &broken).unwrap();
+    let output = run(literate(&["build", "--tests"]), book.path());
+    assert_eq!(output.status.code(), Some(101));
+    let line = line_number(&broken, "to_roman(n).expect");
+    let place = format!("--> docs/chapters/there-and-back.md:{line}:");
+    assert!(stderr(&output).contains(&place), "{}", stderr(&output));
+    assert!(
+        !stderr(&output).contains("/out/round_trip.rs"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
 fn the_second_book_is_woven_by_mdbook_with_the_weavers_theme() {
     let book = roman();
     let output = run(mdbook("docs"), book.path());

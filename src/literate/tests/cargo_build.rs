@@ -5,6 +5,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+// This file copies a crate with the shared helper, and needs none of the others.
+#[allow(dead_code)]
+mod support;
+
 /// The chat-noir crate this tooling serves.
 fn project_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -154,4 +158,52 @@ fn only_files_not_vouched_for_are_parsed_again() {
         problems.len() == 1 && problems[0].contains("syntax error"),
         "{problems:?}"
     );
+}
+
+/// A copy of the Chat Noir crate itself (its manifest, lock file, build script, shells, tools and
+/// book), to be built.
+fn copy_of_chat_noir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let root = project_root();
+    for file in ["Cargo.toml", "Cargo.lock", "build.rs"] {
+        fs::copy(root.join(file), dir.path().join(file)).unwrap();
+    }
+    for tree in ["src", "tests", "book/src"] {
+        support::copy_tree(&root.join(tree), &dir.path().join(tree));
+    }
+    fs::copy(
+        root.join("book/book.toml"),
+        dir.path().join("book/book.toml"),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn a_failing_test_of_the_book_is_reported_at_its_line_in_tests_md() {
+    let copy = copy_of_chat_noir();
+    let chapter = copy.path().join("book/src/tests.md");
+    let text = fs::read_to_string(&chapter).unwrap();
+    let wrong = "assert_eq!(board.iter().filter(|c| c.blocked).count(), 7);";
+    let failing = text.replacen(
+        "assert_eq!(board.iter().filter(|c| c.blocked).count(), 6);",
+        wrong,
+        1,
+    );
+    assert_ne!(failing, text, "tests.md has the assertion");
+    fs::write(&chapter, &failing).unwrap();
+    let mut test = Command::new(env!("CARGO_BIN_EXE_literate"));
+    test.args([
+        "test",
+        "--lib",
+        "--",
+        "random_blocking_never_blocks_the_middle_cell",
+    ]);
+    let output = run(test, copy.path());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(101), "{stdout}");
+    let line = failing.lines().position(|l| l.contains(wrong)).unwrap() + 1;
+    let place = format!("panicked at book/src/tests.md:{line}:5:  [tangled: OUT_DIR/tests.rs:");
+    assert!(stdout.contains(&place), "{stdout}");
+    assert!(!stdout.contains("/out/tests.rs"), "{stdout}");
 }
