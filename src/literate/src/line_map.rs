@@ -17,6 +17,11 @@ struct Origin {
 }
 
 impl LineMap {
+    /// The Markdown files the tangled lines come from.
+    pub fn sources(&self) -> &[String] {
+        &self.files
+    }
+
     /// Records the origin of the next tangled line.
     pub fn push(&mut self, place: &Place, indent: usize) {
         let file = match self.files.iter().position(|f| *f == place.file) {

@@ -319,6 +319,237 @@ fn without_rust_analyzer_it_says_so_and_still_knows_the_chunks() {
     editor.diagnostics("input.md", ANSWER, <[Value]>::is_empty);
 }
 
+/// A text with an editor's edits of whole lines (each from the start of a line to the start of
+/// another) made.
+fn lines_replaced(text: &str, edits: &[Value]) -> String {
+    let mut lines: Vec<String> = text.split_inclusive('\n').map(str::to_string).collect();
+    let mut edits: Vec<&Value> = edits.iter().collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e["range"]["start"]["line"].as_u64()));
+    for edit in edits {
+        let (start, end) = (&edit["range"]["start"], &edit["range"]["end"]);
+        assert_eq!(
+            (start["character"].as_u64(), end["character"].as_u64()),
+            (Some(0), Some(0))
+        );
+        let lines_of = |p: &Value| (p["line"].as_u64().unwrap() as usize).min(lines.len());
+        let (first, last) = (lines_of(start), lines_of(end));
+        let new: Vec<String> = edit["newText"]
+            .as_str()
+            .unwrap()
+            .split_inclusive('\n')
+            .map(str::to_string)
+            .collect();
+        lines.splice(first..last, new);
+    }
+    lines.concat()
+}
+
+#[test]
+fn formatting_a_chapter_gives_rustfmt_s_text_and_leaves_its_prose() {
+    let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
+    let mut editor = Editor::start(&real_crate(), &[("LITERATE_RUST_ANALYZER", missing)]);
+    let text = editor.open("input.md");
+    let good = "    cat_stepped_to(world, next_cat_position)\n";
+    let misindented = text.replacen(
+        good,
+        "        cat_stepped_to( world,next_cat_position )\n",
+        1,
+    );
+    assert_ne!(misindented, text);
+    editor.change("input.md", 2, &misindented);
+    let uri = editor.chapter_uri("input.md");
+    let options = json!({"tabSize": 4, "insertSpaces": true});
+    let edits = editor.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": options}),
+    );
+    let edits = edits.as_array().unwrap();
+    assert_eq!(lines_replaced(&misindented, edits), text, "{edits:?}");
+
+    let line = line_of(&position(&misindented, "cat_stepped_to( world", 0, 0));
+    let range = |first: u64, last: u64| json!({"start": {"line": first, "character": 0}, "end": {"line": last, "character": 0}});
+    let elsewhere = editor.request(
+        "textDocument/rangeFormatting",
+        json!({"textDocument": {"uri": uri}, "range": range(0, 10), "options": options}),
+    );
+    assert_eq!(elsewhere, json!([]), "no edit outside the range");
+    let here = editor.request(
+        "textDocument/rangeFormatting",
+        json!({"textDocument": {"uri": uri}, "range": range(line, line), "options": options}),
+    );
+    assert_eq!(lines_replaced(&misindented, here.as_array().unwrap()), text);
+}
+
+#[test]
+fn a_chapter_folds_by_its_chunk_parts() {
+    let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
+    let mut editor = Editor::start(&real_crate(), &[("LITERATE_RUST_ANALYZER", missing)]);
+    let text = editor.open("input.md");
+    let folds = editor.request(
+        "textDocument/foldingRange",
+        json!({"textDocument": {"uri": editor.chapter_uri("input.md")}}),
+    );
+    let folds = folds.as_array().unwrap();
+    let fences: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| line.starts_with("```"))
+        .map(|(n, _)| n)
+        .collect();
+    let header = position(&text, "// <<move the cat>>=", 0, 0);
+    let fold = folds
+        .iter()
+        .find(|f| f["startLine"].as_u64() == Some(line_of(&header) - 1))
+        .expect("the part's fold starts at its opening fence");
+    let end = fold["endLine"].as_u64().unwrap() as usize;
+    assert!(fences.contains(&end), "and ends at its closing fence");
+    let parts = text.matches("\n// <<").filter(|_| true).count();
+    assert!(
+        folds.len() <= parts && folds.len() >= 10,
+        "{} folds",
+        folds.len()
+    );
+}
+
+#[test]
+#[ignore = "needs rust-analyzer on PATH: bash .ci/run installs it"]
+fn rust_analyzer_s_structure_and_quick_fixes_land_in_the_chapters() {
+    let copy = copy_of_the_crate();
+    let (mut editor, text) = editor_with_rust_analyzer(copy.path());
+    let input = editor.chapter_uri("input.md");
+    let defined = position(&text, "pub fn move_cat", 0, 8);
+    let defined_line = line_of(&defined);
+
+    let symbols = editor.request("workspace/symbol", json!({"query": "move_cat"}));
+    let found = symbols.as_array().unwrap().iter().any(|s| {
+        s["name"] == "move_cat"
+            && s["location"]["uri"] == input
+            && s["location"]["range"]["start"]["line"].as_u64() == Some(defined_line)
+    });
+    assert!(found, "move_cat is found in input.md: {symbols}");
+    let chunks = editor.request("workspace/symbol", json!({"query": "move the cat"}));
+    assert!(
+        chunks
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["name"] == "⟨move the cat⟩"),
+        "{chunks}"
+    );
+
+    let world = position(&text, "move_cat(world: World", 0, 9);
+    let types = editor.at("textDocument/typeDefinition", "input.md", world);
+    let uri = types[0]["uri"].as_str().unwrap_or_default();
+    assert!(
+        uri.ends_with("/book/src/world.md"),
+        "World is defined in world.md: {types}"
+    );
+
+    let highlights = editor.at(
+        "textDocument/documentHighlight",
+        "input.md",
+        defined.clone(),
+    );
+    let lines: Vec<u64> = highlights
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["range"]["start"]["line"].as_u64().unwrap())
+        .collect();
+    let call = line_of(&position(&text, "|blocked| move_cat(blocked, rng)", 0, 0));
+    assert!(
+        lines.contains(&defined_line) && lines.contains(&call),
+        "{highlights}"
+    );
+
+    let rename = editor.at("textDocument/prepareRename", "input.md", defined.clone());
+    let range = if rename.get("range").is_some() {
+        &rename["range"]
+    } else {
+        &rename
+    };
+    assert_eq!(
+        range["start"]["line"].as_u64(),
+        Some(defined_line),
+        "{rename}"
+    );
+    let width =
+        range["end"]["character"].as_u64().unwrap() - range["start"]["character"].as_u64().unwrap();
+    assert_eq!(width, 8, "the name, in the chapter: {rename}");
+
+    let inside = position(&text, "cat_stepped_to(world, next_cat_position)", 0, 2);
+    let params = json!({"textDocument": {"uri": input}, "positions": [inside]});
+    let selection = editor.request("textDocument/selectionRange", params);
+    let first = &selection[0]["range"];
+    assert!(first["start"]["line"] == inside["line"], "{selection}");
+    assert!(
+        !selection[0]["parent"].is_null(),
+        "a chain, not one range: {selection}"
+    );
+
+    let items = editor.at("textDocument/prepareCallHierarchy", "input.md", defined);
+    assert_eq!(items[0]["uri"], input, "{items}");
+    let incoming = editor.request("callHierarchy/incomingCalls", json!({"item": items[0]}));
+    let callers = incoming.as_array().unwrap();
+    assert!(!callers.is_empty(), "{incoming}");
+    for caller in callers {
+        assert!(
+            caller["from"]["uri"].as_str().unwrap().ends_with(".md"),
+            "{caller}"
+        );
+    }
+
+    let unimported = text.replacen(
+        "use crate::bfs::{Distance, Node, lookup_in_table};",
+        "use crate::bfs::{Node, lookup_in_table};",
+        1,
+    );
+    editor.change("input.md", 2, &unimported);
+    let used = position(&unimported, "scores: &[Distance]", 0, 10);
+    let range = json!({"start": used, "end": used});
+    let params =
+        json!({"textDocument": {"uri": input}, "range": range, "context": {"diagnostics": []}});
+    let actions = editor.request("textDocument/codeAction", params);
+    let import = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| {
+            a["title"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("Import `crate::bfs::Distance`"))
+        })
+        .unwrap_or_else(|| panic!("an import is offered: {actions}"));
+    let edits = import["edit"]["changes"][&input]
+        .as_array()
+        .expect("edits of input.md");
+    let fixed = applied(&unimported, edits);
+    assert!(
+        fixed.contains("use crate::bfs::{Distance, Node, lookup_in_table};"),
+        "{edits:?}"
+    );
+    editor.change("input.md", 3, &fixed);
+    editor.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": input}}),
+    );
+    let deadline = Instant::now() + LOADING;
+    loop {
+        let problems = analyzer_diagnostics(&mut editor);
+        let errors = problems.get(&input).map_or(0, |d| {
+            d.iter().filter(|m| m.contains("cannot find")).count()
+        });
+        if errors == 0 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "input.md still has errors: {problems:?}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
 #[test]
 fn a_chapter_changed_on_disk_while_closed_counts_at_the_next_keystroke() {
     let copy = copy_of_the_crate();

@@ -14,13 +14,20 @@ use crate::lsp::uri::uri_of;
 use crate::{Place, Web};
 
 /// The methods whose requests go on to rust-analyzer when they are not about a chunk marker.
-const FORWARDED: [&str; 6] = [
+const FORWARDED: [&str; 13] = [
     "textDocument/hover",
     "textDocument/definition",
     "textDocument/references",
     "textDocument/completion",
     "textDocument/signatureHelp",
     "textDocument/rename",
+    "textDocument/prepareRename",
+    "textDocument/typeDefinition",
+    "textDocument/implementation",
+    "textDocument/documentHighlight",
+    "textDocument/selectionRange",
+    "textDocument/prepareCallHierarchy",
+    "textDocument/codeAction",
 ];
 
 /// Who answers a request.
@@ -38,6 +45,7 @@ pub fn answer(book: &EditedBook, method: &str, at: &Located) -> Answer {
     let chunk = chunk_named_at(&book.web, &at.file, at.position.line);
     let answer = match (method, chunk) {
         ("textDocument/documentSymbol", _) => Some(document_symbols(book, &at.file)),
+        ("textDocument/foldingRange", _) => Some(folding_ranges(book, &at.file)),
         ("textDocument/definition", Some(name)) => Some(locations(book, &name)),
         ("textDocument/references", Some(name)) => Some(references(book, &name)),
         ("textDocument/hover", Some(name)) => Some(hover(book, &name)),
@@ -170,6 +178,20 @@ fn document_symbols(book: &EditedBook, chapter: &str) -> Value {
         })
         .collect();
     Value::Array(symbols)
+}
+
+/// A chapter's chunk parts as ranges to fold, each from its opening fence to its closing one.
+fn folding_ranges(book: &EditedBook, chapter: &str) -> Value {
+    let web = &book.web;
+    let ranges: Vec<Value> = parts_in(web, chapter)
+        .map(|part| {
+            let source = &web.chapters[part.chapter];
+            let first = source.place(part.block.start).line - 1;
+            let last = source.place(part.block.end.saturating_sub(1)).line - 1;
+            json!({"startLine": first, "endLine": last, "kind": "region"})
+        })
+        .collect();
+    Value::Array(ranges)
 }
 
 /// The chapters that hold a chunk's parts, each once, in book order, named within the chapters'

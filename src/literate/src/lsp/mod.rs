@@ -3,18 +3,22 @@
 //! runs rust-analyzer on the mirror, and passes each request and answer between the two through the
 //! tangler's line maps. Chunk markers it answers itself.
 
+mod actions;
 mod analyzer;
 mod book;
 mod chunk_answers;
 mod chunks;
 mod diagnostics;
 mod editor;
+mod formatting;
+mod forward;
 mod mirror;
 mod pending;
 mod positions;
 mod rewrite;
 mod rust_analyzer;
 mod server;
+mod structure;
 mod uri;
 
 use std::path::{Path, PathBuf};
@@ -74,11 +78,21 @@ fn capabilities() -> Value {
         "textDocumentSync": {"openClose": true, "change": 1, "save": true},
         "hoverProvider": true,
         "definitionProvider": true,
+        "typeDefinitionProvider": true,
+        "implementationProvider": true,
         "referencesProvider": true,
+        "documentHighlightProvider": true,
         "completionProvider": {"triggerCharacters": [".", ":", "<"]},
         "signatureHelpProvider": {"triggerCharacters": ["(", ","]},
-        "renameProvider": true,
+        "renameProvider": {"prepareProvider": true},
         "documentSymbolProvider": true,
+        "workspaceSymbolProvider": true,
+        "foldingRangeProvider": true,
+        "selectionRangeProvider": true,
+        "callHierarchyProvider": true,
+        "codeActionProvider": true,
+        "documentFormattingProvider": true,
+        "documentRangeFormattingProvider": true,
     })
 }
 

@@ -18,9 +18,23 @@ pub const ANSWER_WITHIN: Duration = Duration::from_millis(1500);
 pub struct Forwarded {
     pub editor_id: RequestId,
     pub method: String,
-    /// The tangled file the request was about.
+    /// The tangled file the request was about (empty for a request about no file).
     pub tangled: String,
+    /// The chapter the editor asked about (empty for a request about no chapter).
+    pub chapter_uri: String,
+    /// What the editor's request was about that the answer needs (a call hierarchy item, as
+    /// rust-analyzer gave it; the query of a symbol search), or null.
+    pub asked: Value,
     since: Instant,
+}
+
+/// What is known of a request when it goes to rust-analyzer.
+pub struct Sent {
+    pub editor_id: RequestId,
+    pub method: String,
+    pub tangled: String,
+    pub chapter_uri: String,
+    pub asked: Value,
 }
 
 /// What a cancellation found.
@@ -63,13 +77,14 @@ impl Pending {
     }
 
     /// Records a request sent to rust-analyzer as `id`.
-    pub fn forwarded(&mut self, id: i32, editor_id: RequestId, method: String, tangled: String) {
-        let since = Instant::now();
+    pub fn forwarded(&mut self, id: i32, sent: Sent) {
         let forwarded = Forwarded {
-            editor_id,
-            method,
-            tangled,
-            since,
+            editor_id: sent.editor_id,
+            method: sent.method,
+            tangled: sent.tangled,
+            chapter_uri: sent.chapter_uri,
+            asked: sent.asked,
+            since: Instant::now(),
         };
         self.forwarded.insert(id, forwarded);
     }
@@ -155,6 +170,16 @@ impl Restarts {
 mod tests {
     use super::*;
 
+    fn hover(editor_id: i32) -> Sent {
+        Sent {
+            editor_id: editor_id.into(),
+            method: "textDocument/hover".into(),
+            tangled: "a.rs".into(),
+            chapter_uri: "file:///a.md".into(),
+            asked: Value::Null,
+        }
+    }
+
     fn request(id: i32) -> Request {
         Request::new(
             id.into(),
@@ -167,8 +192,8 @@ mod tests {
     fn every_request_owed_is_taken_out_once() {
         let mut pending = Pending::default();
         pending.wait(request(1));
-        pending.forwarded(10, 2.into(), "textDocument/hover".into(), "a.rs".into());
-        pending.forwarded(11, 3.into(), "textDocument/hover".into(), "a.rs".into());
+        pending.forwarded(10, hover(2));
+        pending.forwarded(11, hover(3));
         assert!(matches!(pending.cancel(&1.into()), Cancelled::Waiting(id) if id == 1.into()));
         assert!(matches!(
             pending.cancel(&2.into()),
@@ -184,7 +209,7 @@ mod tests {
     fn requests_fall_due_after_the_answer_time() {
         let mut pending = Pending::default();
         pending.wait(request(1));
-        pending.forwarded(10, 2.into(), "textDocument/hover".into(), "a.rs".into());
+        pending.forwarded(10, hover(2));
         let due = pending.next_due().expect("two owed");
         assert_eq!(
             pending.overdue(due - Duration::from_millis(1)),

@@ -29,6 +29,14 @@ enum Target {
 }
 
 impl Rewriter<'_> {
+    /// The tangled file a URI of the mirror names, if it names one.
+    pub fn tangled_of(&self, uri: &str) -> Option<String> {
+        match self.target(uri) {
+            Target::Tangled(name) => Some(name),
+            _ => None,
+        }
+    }
+
     fn target(&self, uri: &str) -> Target {
         let Some(path) = path_of(uri) else {
             return Target::Elsewhere;
@@ -41,7 +49,7 @@ impl Rewriter<'_> {
     }
 
     /// The chapter URI and range of a range in a tangled file.
-    fn chapter_range(&self, tangled: &str, range: &Value) -> Option<(String, Value)> {
+    pub fn chapter_range(&self, tangled: &str, range: &Value) -> Option<(String, Value)> {
         let start = self.to_chapter(tangled, &range["start"])?;
         let end = self
             .to_chapter(tangled, &range["end"])
@@ -62,7 +70,7 @@ impl Rewriter<'_> {
     }
 
     /// A `{uri, range}` pair rewritten; `None` if it has no place in a chapter.
-    fn location(&self, uri: &str, range: &Value) -> Option<(String, Value)> {
+    pub fn location(&self, uri: &str, range: &Value) -> Option<(String, Value)> {
         match self.target(uri) {
             Target::Tangled(name) => self.chapter_range(&name, range),
             Target::Elsewhere => Some((uri.to_string(), range.clone())),

@@ -149,7 +149,17 @@ impl RustAnalyzer {
             "synchronization": {"didSave": true},
             "publishDiagnostics": {"relatedInformation": true},
             "definition": {"linkSupport": false},
-            "rename": {"prepareSupport": false},
+            "typeDefinition": {"linkSupport": false},
+            "implementation": {"linkSupport": false},
+            "rename": {"prepareSupport": true},
+            "documentHighlight": {},
+            "selectionRange": {},
+            "callHierarchy": {},
+            // Actions come with their edits (no resolving later), as literals the server can move.
+            "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": [
+                "", "quickfix", "refactor", "refactor.extract", "refactor.inline",
+                "refactor.rewrite", "source", "source.organizeImports",
+            ]}}},
         });
         for key in ["hover", "completion", "signatureHelp"] {
             if !editor[key].is_null() {

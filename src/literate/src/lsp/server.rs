@@ -6,19 +6,19 @@
 use std::time::Instant;
 
 use crossbeam_channel::{at, never, select};
-use lsp_server::{ErrorCode, Message, Notification, Request, Response};
-use lsp_types::MessageType;
+use lsp_server::{ErrorCode, Message, Notification, Request};
 use serde_json::Value;
 
 use crate::lsp::book::EditedBook;
 use crate::lsp::chunk_answers::{self, Answer};
 use crate::lsp::diagnostics::Diagnostics;
 use crate::lsp::editor::Editor;
-use crate::lsp::pending::{Cancelled, Forwarded, Pending, request_id};
-use crate::lsp::positions::Located;
-use crate::lsp::rewrite::{Rewriter, lsp};
-use crate::lsp::rust_analyzer::{ANALYZER_INIT, Availability, RustAnalyzer, response_id};
-use crate::lsp::uri::{path_of, uri_of};
+use crate::lsp::formatting::format;
+use crate::lsp::forward::Forwarder;
+use crate::lsp::pending::{Cancelled, Pending, request_id};
+use crate::lsp::rewrite::Rewriter;
+use crate::lsp::rust_analyzer::{ANALYZER_INIT, RustAnalyzer};
+use crate::lsp::uri::path_of;
 use crate::{Project, TangledFile};
 
 pub struct Server {
@@ -114,36 +114,27 @@ impl Server {
         if self.book.dirty {
             self.retangle();
         }
+        if matches!(
+            request.method.as_str(),
+            "workspace/symbol" | "callHierarchy/incomingCalls" | "callHierarchy/outgoingCalls"
+        ) {
+            return self.forwarder().forward_unplaced(request);
+        }
         let Some(at) = self.book.located(&request.params) else {
             return self.editor.respond(request.id, Value::Null);
         };
+        if request.method.ends_with("ormatting") {
+            return format(&self.editor, &self.book, request, &at.file);
+        }
         match chunk_answers::answer(&self.book, &request.method, &at) {
             Answer::Chunk(answer) => self.editor.respond(request.id, answer),
-            Answer::ForRustAnalyzer => self.forward(request, &at),
+            Answer::ForRustAnalyzer => self.forwarder().forward(request, &at),
             Answer::Unknown => {
                 let message = format!("literate lsp does not answer {}", request.method);
                 self.editor
                     .send_error(request.id, ErrorCode::MethodNotFound, &message);
             }
         }
-    }
-
-    /// Sends a request about Rust code on to rust-analyzer, at its tangled place.
-    fn forward(&mut self, request: Request, at: &Located) {
-        let mirror = match self.analyzer.availability() {
-            Availability::Ready(mirror) => mirror,
-            Availability::Later => return self.pending.wait(request),
-            Availability::Never => return self.editor.respond(request.id, Value::Null),
-        };
-        let Some(tangled) = self.book.positions.to_tangled(at) else {
-            return self.editor.respond(request.id, Value::Null);
-        };
-        let mut params = request.params.clone();
-        params["textDocument"]["uri"] = uri_of(&mirror.path_of(&tangled.file)).into();
-        params["position"] = lsp(tangled.position);
-        let id = self.analyzer.request(request.method.clone(), params);
-        self.pending
-            .forwarded(id, request.id, request.method, tangled.file);
     }
 
     fn notification(&mut self, notification: Notification) {
@@ -245,39 +236,10 @@ impl Server {
                     self.request(request);
                 }
             }
-            Message::Response(response) => self.answered(response),
+            Message::Response(response) => self.forwarder().answered(response),
             Message::Request(request) => self.analyzer.answer(request),
             Message::Notification(notification) => self.analyzer_notification(notification),
         }
-    }
-
-    /// rust-analyzer answered a request of the editor's: the answer is passed on, its places in the
-    /// chapters.
-    fn answered(&mut self, response: Response) {
-        let Some(id) = response_id(&response.id) else {
-            return;
-        };
-        let Some(forwarded) = self.pending.answered(id) else {
-            return;
-        };
-        if let Some(error) = response.error {
-            let response = Response::new_err(forwarded.editor_id, error.code, error.message);
-            return self.editor.send(response.into());
-        }
-        let Some(mirror) = self.analyzer.mirror() else {
-            return;
-        };
-        let rewriter = Rewriter {
-            positions: &self.book.positions,
-            mirror,
-            crate_dir: self.book.crate_dir(),
-        };
-        let result = response.result.unwrap_or(Value::Null);
-        let (result, warning) = rewritten(&rewriter, &forwarded, result);
-        if let Some(warning) = warning {
-            self.editor.show_message(MessageType::WARNING, &warning);
-        }
-        self.editor.respond(forwarded.editor_id, result);
     }
 
     fn analyzer_notification(&mut self, notification: Notification) {
@@ -307,6 +269,16 @@ impl Server {
         }
     }
 
+    /// What sends requests on to rust-analyzer and its answers back, borrowing the server's parts.
+    fn forwarder(&mut self) -> Forwarder<'_> {
+        Forwarder {
+            editor: &self.editor,
+            book: &self.book,
+            analyzer: &mut self.analyzer,
+            pending: &mut self.pending,
+        }
+    }
+
     /// Publishes every chapter's diagnostics that changed.
     fn publish(&mut self) {
         let rewriter = self.analyzer.mirror().map(|mirror| Rewriter {
@@ -316,26 +288,5 @@ impl Server {
         });
         self.diagnostics
             .publish(&self.book, rewriter.as_ref(), &self.editor);
-    }
-}
-
-/// rust-analyzer's answer to a forwarded request, its places in the chapters, with a warning to
-/// show when part of it could not be placed.
-fn rewritten(rewriter: &Rewriter, forwarded: &Forwarded, result: Value) -> (Value, Option<String>) {
-    let tangled = &forwarded.tangled;
-    match forwarded.method.as_str() {
-        "textDocument/hover" => (rewriter.hover(tangled, result), None),
-        "textDocument/definition" | "textDocument/references" => {
-            (rewriter.locations(&result), None)
-        }
-        "textDocument/completion" => (rewriter.completion(tangled, result), None),
-        "textDocument/rename" if !result.is_null() => {
-            let (edit, left_out) = rewriter.workspace_edit(&result);
-            let warning = (left_out > 0).then(|| {
-                format!("rename: {left_out} edit(s) in code that no chapter holds were left out")
-            });
-            (edit, warning)
-        }
-        _ => (result, None),
     }
 }

@@ -1,0 +1,235 @@
+//! Requests that go on to rust-analyzer, moved from the chapters to the mirror's tangled files, and
+//! its answers moved back, method by method.
+
+use serde_json::{Value, json};
+
+use lsp_server::{Request, Response};
+use lsp_types::MessageType;
+
+use crate::lsp::actions::code_actions;
+use crate::lsp::book::EditedBook;
+use crate::lsp::chunk_answers;
+use crate::lsp::editor::Editor;
+use crate::lsp::mirror::Mirror;
+use crate::lsp::pending::{Forwarded, Pending, Sent};
+use crate::lsp::positions::{Located, Positions};
+use crate::lsp::rewrite::{Rewriter, from_lsp, lsp};
+use crate::lsp::rust_analyzer::{Availability, RustAnalyzer, response_id};
+use crate::lsp::structure;
+use crate::lsp::uri::uri_of;
+
+/// What sends the editor's requests on to rust-analyzer and its answers back: the server's parts it
+/// needs, borrowed.
+pub struct Forwarder<'a> {
+    pub editor: &'a Editor,
+    pub book: &'a EditedBook,
+    pub analyzer: &'a mut RustAnalyzer,
+    pub pending: &'a mut Pending,
+}
+
+impl Forwarder<'_> {
+    /// Sends a request about Rust code on to rust-analyzer, at its tangled place.
+    pub fn forward(&mut self, request: Request, at: &Located) {
+        let mirror = match self.analyzer.availability() {
+            Availability::Ready(mirror) => mirror,
+            Availability::Later => return self.pending.wait(request),
+            Availability::Never => return self.editor.respond(request.id, Value::Null),
+        };
+        let moved = analyzer_params(&self.book.positions, mirror, &request.params, at);
+        let Some((tangled, params)) = moved else {
+            return self.editor.respond(request.id, Value::Null);
+        };
+        let chapter_uri = uri_of(&self.book.chapter_path(&at.file));
+        self.send_on(request, params, tangled, chapter_uri, Value::Null);
+    }
+
+    /// Sends a request about no chapter place on to rust-analyzer: a search of the workspace's
+    /// symbols, or the calls of a call hierarchy item it gave (handed back as it gave it).
+    pub fn forward_unplaced(&mut self, request: Request) {
+        match self.analyzer.availability() {
+            Availability::Ready(_) => {}
+            Availability::Later => return self.pending.wait(request),
+            Availability::Never if request.method == "workspace/symbol" => {
+                let chunks = self.chunk_symbols(&request.params);
+                return self.editor.respond(request.id, Value::Array(chunks));
+            }
+            Availability::Never => return self.editor.respond(request.id, Value::Null),
+        }
+        let mut params = request.params.clone();
+        let asked = match structure::analyzer_item(&params["item"]) {
+            Some(item) => {
+                params["item"] = item.clone();
+                item
+            }
+            None if request.method == "workspace/symbol" => params.clone(),
+            None => return self.editor.respond(request.id, Value::Null),
+        };
+        self.send_on(request, params, String::new(), String::new(), asked);
+    }
+
+    fn send_on(
+        &mut self,
+        request: Request,
+        params: Value,
+        tangled: String,
+        chapter_uri: String,
+        asked: Value,
+    ) {
+        let id = self.analyzer.request(request.method.clone(), params);
+        let sent = Sent {
+            editor_id: request.id,
+            method: request.method,
+            tangled,
+            chapter_uri,
+            asked,
+        };
+        self.pending.forwarded(id, sent);
+    }
+
+    /// The chunks a symbol search finds, at the editor's places.
+    fn chunk_symbols(&self, params: &Value) -> Vec<Value> {
+        let query = params["query"].as_str().unwrap_or_default();
+        let book = &self.book;
+        structure::chunk_symbols(&book.web, query, |place| {
+            chunk_answers::location(book, place)
+        })
+    }
+
+    /// rust-analyzer answered a request of the editor's: the answer is passed on, its places in the
+    /// chapters.
+    pub fn answered(&mut self, response: Response) {
+        let Some(id) = response_id(&response.id) else {
+            return;
+        };
+        let Some(forwarded) = self.pending.answered(id) else {
+            return;
+        };
+        if let Some(error) = response.error {
+            let response = Response::new_err(forwarded.editor_id, error.code, error.message);
+            return self.editor.send(response.into());
+        }
+        let Some(mirror) = self.analyzer.mirror() else {
+            return;
+        };
+        let rewriter = Rewriter {
+            positions: &self.book.positions,
+            mirror,
+            crate_dir: self.book.crate_dir(),
+        };
+        let result = response.result.unwrap_or(Value::Null);
+        let (mut result, warning) = rewritten(&rewriter, &forwarded, result);
+        if forwarded.method == "workspace/symbol"
+            && let Value::Array(symbols) = &mut result
+        {
+            symbols.extend(self.chunk_symbols(&forwarded.asked));
+        }
+        if let Some(warning) = warning {
+            self.editor.show_message(MessageType::WARNING, &warning);
+        }
+        self.editor.respond(forwarded.editor_id, result);
+    }
+}
+
+/// A request's parameters as rust-analyzer must have them, with the tangled file it is about: its
+/// document, position, range, positions, and the ranges of the diagnostics it names, each moved to
+/// where the chapter's code at `at` was tangled. `None` when the place has no tangled code.
+pub fn analyzer_params(
+    positions: &Positions,
+    mirror: &Mirror,
+    params: &Value,
+    at: &Located,
+) -> Option<(String, Value)> {
+    let start = match (params.get("range"), params["positions"].get(0)) {
+        (Some(range), _) => chapter_at(&at.file, &range["start"])?,
+        (None, Some(first)) => chapter_at(&at.file, first)?,
+        (None, None) => at.clone(),
+    };
+    let tangled = positions.to_tangled(&start)?;
+    let file = tangled.file.clone();
+    let to_tangled = |position: &Value| -> Option<Value> {
+        let found = positions.to_tangled(&chapter_at(&at.file, position)?)?;
+        (found.file == file).then(|| lsp(found.position))
+    };
+    let mut params = params.clone();
+    params["textDocument"]["uri"] = uri_of(&mirror.path_of(&file)).into();
+    if params.get("position").is_some() {
+        params["position"] = lsp(tangled.position);
+    }
+    if let Some(range) = params.get("range").cloned() {
+        params["range"] = tangled_range(&range, &to_tangled)?;
+    }
+    if let Some(list) = params["positions"].as_array() {
+        let moved: Option<Vec<Value>> = list.iter().map(&to_tangled).collect();
+        params["positions"] = Value::Array(moved?);
+    }
+    if let Some(diagnostics) = params["context"]["diagnostics"].as_array() {
+        let moved: Vec<Value> = diagnostics
+            .iter()
+            .filter_map(|diagnostic| {
+                let mut diagnostic = diagnostic.clone();
+                diagnostic["range"] = tangled_range(&diagnostic["range"], &to_tangled)?;
+                Some(diagnostic)
+            })
+            .collect();
+        params["context"]["diagnostics"] = Value::Array(moved);
+    }
+    Some((file, params))
+}
+
+/// A chapter range moved into a tangled file: its end as far as it has a place there, or its
+/// start.
+fn tangled_range(range: &Value, to_tangled: &dyn Fn(&Value) -> Option<Value>) -> Option<Value> {
+    let start = to_tangled(&range["start"])?;
+    let end = to_tangled(&range["end"]).unwrap_or_else(|| start.clone());
+    Some(json!({"start": start, "end": end}))
+}
+
+fn chapter_at(file: &str, position: &Value) -> Option<Located> {
+    Some(Located {
+        file: file.to_string(),
+        position: from_lsp(position)?,
+    })
+}
+
+/// rust-analyzer's answer to a forwarded request, its places in the chapters, with a warning to
+/// show when part of it could not be placed.
+pub fn rewritten(
+    rewriter: &Rewriter,
+    forwarded: &Forwarded,
+    result: Value,
+) -> (Value, Option<String>) {
+    let tangled = &forwarded.tangled;
+    let answer = match forwarded.method.as_str() {
+        "textDocument/hover" => rewriter.hover(tangled, result),
+        "textDocument/definition"
+        | "textDocument/references"
+        | "textDocument/typeDefinition"
+        | "textDocument/implementation" => rewriter.locations(&result),
+        "textDocument/completion" => rewriter.completion(tangled, result),
+        "textDocument/documentHighlight" => {
+            structure::highlights(rewriter, tangled, &forwarded.chapter_uri, &result)
+        }
+        "textDocument/prepareRename" if !result.is_null() => {
+            structure::prepare_rename(rewriter, tangled, result)
+        }
+        "textDocument/selectionRange" => structure::selection_ranges(rewriter, tangled, &result),
+        "textDocument/prepareCallHierarchy" => structure::hierarchy_items(rewriter, &result),
+        "callHierarchy/incomingCalls" => {
+            structure::calls(rewriter, &result, "from", &forwarded.asked)
+        }
+        "callHierarchy/outgoingCalls" => {
+            structure::calls(rewriter, &result, "to", &forwarded.asked)
+        }
+        "workspace/symbol" => structure::workspace_symbols(rewriter, &result, Vec::new()),
+        "textDocument/codeAction" => code_actions(rewriter, &result),
+        "textDocument/rename" if !result.is_null() => {
+            let (edit, left_out) = rewriter.workspace_edit(&result);
+            let warning = (left_out > 0).then(|| {
+                format!("rename: {left_out} edit(s) in code that no chapter holds were left out")
+            });
+            return (edit, warning);
+        }
+        _ => result,
+    };
+    (answer, None)
+}
