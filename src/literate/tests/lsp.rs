@@ -49,6 +49,8 @@ struct Editor {
     notifications: Vec<Notification>,
     /// The book's chapters.
     chapters: PathBuf,
+    /// What the server said it can do.
+    capabilities: Value,
 }
 
 impl Editor {
@@ -82,16 +84,18 @@ impl Editor {
             next_id: 1,
             notifications: Vec::new(),
             chapters: Project::open(crate_dir).unwrap().src_dir(),
+            capabilities: Value::Null,
         };
         let capabilities = json!({"textDocument": {
             "hover": {"contentFormat": ["markdown", "plaintext"]},
             "completion": {"completionItem": {"snippetSupport": false}},
         }});
         let root = uri(crate_dir);
-        editor.request(
+        let initialized = editor.request(
             "initialize",
             json!({"processId": null, "rootUri": root, "capabilities": capabilities}),
         );
+        editor.capabilities = initialized["capabilities"].clone();
         editor.notify("initialized", json!({}));
         editor
     }
@@ -378,6 +382,103 @@ fn formatting_a_chapter_gives_rustfmt_s_text_and_leaves_its_prose() {
         json!({"textDocument": {"uri": uri}, "range": range(line, line), "options": options}),
     );
     assert_eq!(lines_replaced(&misindented, here.as_array().unwrap()), text);
+}
+
+/// The lines semantic tokens (as the protocol encodes them) fall on, and how many of them are of
+/// the type at `kind` of the legend.
+fn token_lines(tokens: &Value, kind: u64) -> (BTreeSet<u64>, usize) {
+    let data: Vec<u64> = tokens["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let mut lines = BTreeSet::new();
+    let (mut line, mut of_kind) = (0, 0);
+    for token in data.chunks_exact(5) {
+        line += token[0];
+        lines.insert(line);
+        of_kind += usize::from(token[3] == kind);
+    }
+    (lines, of_kind)
+}
+
+/// The 0-based lines of a chapter's chunks that hold something: headers, code and references.
+fn chunk_lines(chapter: &str, text: &str) -> BTreeSet<u64> {
+    let (web, _) = Web::parse(vec![SourceText::new(chapter, text)]);
+    let mut lines = BTreeSet::new();
+    for part in &web.parts {
+        lines.insert(part.header.line as u64 - 1);
+        for line in part.body.iter().filter(|l| !l.text.trim().is_empty()) {
+            lines.insert(line.place.line as u64 - 1);
+        }
+    }
+    lines
+}
+
+/// The index of the chunk marker's token type in the server's legend.
+fn marker_kind(editor: &Editor) -> u64 {
+    let types = editor.capabilities["semanticTokensProvider"]["legend"]["tokenTypes"]
+        .as_array()
+        .unwrap();
+    types.iter().position(|t| t == "chunkMarker").unwrap() as u64
+}
+
+#[test]
+fn without_rust_analyzer_the_chunk_markers_are_still_tokens() {
+    let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
+    let mut editor = Editor::start(&real_crate(), &[("LITERATE_RUST_ANALYZER", missing)]);
+    let text = editor.open("input.md");
+    let uri = editor.chapter_uri("input.md");
+    let tokens = editor.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let (lines, markers) = token_lines(&tokens, marker_kind(&editor));
+    let headers = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("// <<"))
+        .count();
+    assert_eq!(markers, headers, "one token per header and reference line");
+    assert_eq!(lines.len(), headers);
+}
+
+#[test]
+#[ignore = "needs rust-analyzer on PATH: bash .ci/run installs it"]
+fn inlay_hints_and_semantic_tokens_cover_the_chapters() {
+    let copy = copy_of_the_crate();
+    let (mut editor, _) = editor_with_rust_analyzer(copy.path());
+    let text = editor.open("world.md");
+    let uri = editor.chapter_uri("world.md");
+    let end = json!({"line": text.lines().count(), "character": 0});
+    let range = json!({"start": {"line": 0, "character": 0}, "end": end});
+    let hints = editor.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": uri}, "range": range}),
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    let typed_let = hints.as_array().unwrap().iter().find(|hint| {
+        let line = lines[hint["position"]["line"].as_u64().unwrap() as usize];
+        hint["kind"] == 1 && line.trim_start().starts_with("let ")
+    });
+    assert!(
+        typed_let.is_some(),
+        "a let's type is shown in world.md: {hints}"
+    );
+
+    let tokens = editor.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let (covered, markers) = token_lines(&tokens, marker_kind(&editor));
+    let wanted = chunk_lines("book/src/world.md", &text);
+    let missed: Vec<&u64> = wanted.difference(&covered).collect();
+    assert!(missed.is_empty(), "chunk lines without a token: {missed:?}");
+    assert!(markers > 0);
+    let previous = tokens["resultId"].as_str().unwrap();
+    let params = json!({"textDocument": {"uri": uri}, "previousResultId": previous});
+    let delta = editor.request("textDocument/semanticTokens/full/delta", params);
+    assert!(delta["edits"].is_array(), "{delta}");
 }
 
 #[test]

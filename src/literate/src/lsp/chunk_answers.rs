@@ -14,7 +14,10 @@ use crate::lsp::uri::uri_of;
 use crate::{Place, Web};
 
 /// The methods whose requests go on to rust-analyzer when they are not about a chunk marker.
-const FORWARDED: [&str; 13] = [
+const FORWARDED: [&str; 16] = [
+    "textDocument/inlayHint",
+    "textDocument/semanticTokens/full",
+    "textDocument/semanticTokens/full/delta",
     "textDocument/hover",
     "textDocument/definition",
     "textDocument/references",

@@ -3,19 +3,21 @@
 
 use serde_json::{Value, json};
 
-use lsp_server::{Request, Response};
+use lsp_server::{Request, RequestId, Response};
 use lsp_types::MessageType;
 
 use crate::lsp::actions::code_actions;
 use crate::lsp::book::EditedBook;
 use crate::lsp::chunk_answers;
 use crate::lsp::editor::Editor;
+use crate::lsp::hints::hints_in_chapter;
 use crate::lsp::mirror::Mirror;
 use crate::lsp::pending::{Forwarded, Pending, Sent};
 use crate::lsp::positions::{Located, Positions};
 use crate::lsp::rewrite::{Rewriter, from_lsp, lsp};
 use crate::lsp::rust_analyzer::{Availability, RustAnalyzer, response_id};
 use crate::lsp::structure;
+use crate::lsp::tokens::{TokenResults, encode, marker_tokens};
 use crate::lsp::uri::uri_of;
 
 /// What sends the editor's requests on to rust-analyzer and its answers back: the server's parts it
@@ -25,11 +27,23 @@ pub struct Forwarder<'a> {
     pub book: &'a EditedBook,
     pub analyzer: &'a mut RustAnalyzer,
     pub pending: &'a mut Pending,
+    pub tokens: &'a mut TokenResults,
 }
+
+/// The requests about a whole chapter, answered from every tangled file with code from it: asked
+/// of rust-analyzer one file after another, then put together.
+const GATHERED: [&str; 3] = [
+    "textDocument/inlayHint",
+    "textDocument/semanticTokens/full",
+    "textDocument/semanticTokens/full/delta",
+];
 
 impl Forwarder<'_> {
     /// Sends a request about Rust code on to rust-analyzer, at its tangled place.
     pub fn forward(&mut self, request: Request, at: &Located) {
+        if GATHERED.contains(&request.method.as_str()) {
+            return self.gather(request, &at.file);
+        }
         let mirror = match self.analyzer.availability() {
             Availability::Ready(mirror) => mirror,
             Availability::Later => return self.pending.wait(request),
@@ -86,6 +100,119 @@ impl Forwarder<'_> {
         self.pending.forwarded(id, sent);
     }
 
+    /// Asks rust-analyzer about every tangled file with code from `chapter`, one after another; the
+    /// editor's request is answered once all have answered (or at once, with what the server
+    /// knows itself, when there is no rust-analyzer).
+    fn gather(&mut self, request: Request, chapter: &str) {
+        let files: Vec<String> = self
+            .book
+            .positions
+            .files()
+            .filter(|file| file.map.sources().iter().any(|s| s == chapter))
+            .map(|file| file.name.clone())
+            .collect();
+        let asked =
+            json!({"files": files, "gathered": [], "chapter": chapter, "params": request.params});
+        match self.analyzer.availability() {
+            Availability::Ready(_) if !files.is_empty() => {
+                self.ask_next(request.id, request.method, asked)
+            }
+            Availability::Later => self.pending.wait(request),
+            _ => {
+                let answer = self.put_together(&request.method, &asked);
+                self.editor.respond(request.id, answer);
+            }
+        }
+    }
+
+    /// Asks rust-analyzer about the next of the files a gathered request still waits for.
+    fn ask_next(&mut self, editor_id: RequestId, method: String, mut asked: Value) {
+        let file = match asked["files"].as_array_mut() {
+            Some(files) if !files.is_empty() => files.remove(0),
+            _ => return,
+        };
+        let file = file.as_str().unwrap_or_default().to_string();
+        let (Some(mirror), Some(tangled)) = (
+            self.analyzer.mirror(),
+            self.book.positions.files().find(|f| f.name == file),
+        ) else {
+            return self.editor.respond(editor_id, Value::Null);
+        };
+        let document = json!({"uri": uri_of(&mirror.path_of(&file))});
+        let (analyzer_method, params) = if method == "textDocument/inlayHint" {
+            let end = json!({"line": tangled.text.lines().count(), "character": 0});
+            let range = json!({"start": {"line": 0, "character": 0}, "end": end});
+            (
+                "textDocument/inlayHint",
+                json!({"textDocument": document, "range": range}),
+            )
+        } else {
+            (
+                "textDocument/semanticTokens/full",
+                json!({"textDocument": document}),
+            )
+        };
+        let id = self.analyzer.request(analyzer_method.into(), params);
+        let sent = Sent {
+            editor_id,
+            method,
+            tangled: file,
+            chapter_uri: String::new(),
+            asked,
+        };
+        self.pending.forwarded(id, sent);
+    }
+
+    /// The answer to a gathered request, from rust-analyzer's answers about each file, moved into
+    /// the chapter (and, for semantic tokens, the chunk markers' own).
+    fn put_together(&mut self, method: &str, asked: &Value) -> Value {
+        let chapter = asked["chapter"].as_str().unwrap_or_default();
+        let gathered = asked["gathered"].as_array().cloned().unwrap_or_default();
+        let positions = &self.book.positions;
+        if method == "textDocument/inlayHint" {
+            let Some(mirror) = self.analyzer.mirror() else {
+                return json!([]);
+            };
+            let rewriter = Rewriter {
+                positions,
+                mirror,
+                crate_dir: self.book.crate_dir(),
+            };
+            let range = &asked["params"]["range"];
+            let line = |key: &str| range[key]["line"].as_u64().unwrap_or(0) as usize;
+            let lines = (line("start"), line("end"));
+            let mut hints = Vec::new();
+            for answer in &gathered {
+                let tangled = answer[0].as_str().unwrap_or_default();
+                hints.extend(hints_in_chapter(
+                    &rewriter, tangled, &answer[1], chapter, lines,
+                ));
+            }
+            hints.sort_by_key(|h| {
+                (
+                    h["position"]["line"].as_u64(),
+                    h["position"]["character"].as_u64(),
+                )
+            });
+            hints.dedup();
+            return Value::Array(hints);
+        }
+        let mut found = marker_tokens(&self.book.web, chapter);
+        let translation = self.analyzer.translation();
+        for answer in &gathered {
+            let tangled = answer[0].as_str().unwrap_or_default();
+            let data: Vec<u64> = answer[1]["data"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_u64)
+                .collect();
+            found.extend(translation.tokens_in_chapter(positions, tangled, &data, chapter));
+        }
+        let previous = asked["params"]["previousResultId"].as_str();
+        self.tokens.answer(chapter, encode(found), previous)
+    }
+
     /// The chunks a symbol search finds, at the editor's places.
     fn chunk_symbols(&self, params: &Value) -> Vec<Value> {
         let query = params["query"].as_str().unwrap_or_default();
@@ -117,6 +244,20 @@ impl Forwarder<'_> {
             crate_dir: self.book.crate_dir(),
         };
         let result = response.result.unwrap_or(Value::Null);
+        if GATHERED.contains(&forwarded.method.as_str()) {
+            let mut asked = forwarded.asked;
+            if let Some(gathered) = asked["gathered"].as_array_mut() {
+                gathered.push(json!([forwarded.tangled, result]));
+            }
+            if asked["files"]
+                .as_array()
+                .is_some_and(|files| !files.is_empty())
+            {
+                return self.ask_next(forwarded.editor_id, forwarded.method, asked);
+            }
+            let answer = self.put_together(&forwarded.method, &asked);
+            return self.editor.respond(forwarded.editor_id, answer);
+        }
         let (mut result, warning) = rewritten(&rewriter, &forwarded, result);
         if forwarded.method == "workspace/symbol"
             && let Value::Array(symbols) = &mut result

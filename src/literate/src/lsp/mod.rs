@@ -12,6 +12,7 @@ mod diagnostics;
 mod editor;
 mod formatting;
 mod forward;
+mod hints;
 mod mirror;
 mod pending;
 mod positions;
@@ -19,6 +20,7 @@ mod rewrite;
 mod rust_analyzer;
 mod server;
 mod structure;
+mod tokens;
 mod uri;
 
 use std::path::{Path, PathBuf};
@@ -93,6 +95,8 @@ fn capabilities() -> Value {
         "codeActionProvider": true,
         "documentFormattingProvider": true,
         "documentRangeFormattingProvider": true,
+        "inlayHintProvider": true,
+        "semanticTokensProvider": {"legend": tokens::legend(), "full": {"delta": true}},
     })
 }
 

@@ -62,7 +62,7 @@ impl Rewriter<'_> {
         ))
     }
 
-    fn to_chapter(&self, tangled: &str, position: &Value) -> Option<Located> {
+    pub fn to_chapter(&self, tangled: &str, position: &Value) -> Option<Located> {
         self.positions.to_chapter(&Located {
             file: tangled.to_string(),
             position: from_lsp(position)?,
@@ -153,7 +153,7 @@ impl Rewriter<'_> {
     }
 
     /// A `TextEdit` or `InsertReplaceEdit` in a tangled file, moved into the chapter.
-    fn text_edit(&self, tangled: &str, edit: &Value) -> Option<Value> {
+    pub fn text_edit(&self, tangled: &str, edit: &Value) -> Option<Value> {
         let mut edit = edit.clone();
         for key in ["range", "insert", "replace"] {
             if let Some(range) = edit.get(key) {

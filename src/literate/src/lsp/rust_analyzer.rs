@@ -16,6 +16,7 @@ use crate::lsp::analyzer::{Analyzer, find_rust_analyzer};
 use crate::lsp::editor::Editor;
 use crate::lsp::mirror::Mirror;
 use crate::lsp::pending::Restarts;
+use crate::lsp::tokens::{TOKEN_MODIFIERS, TOKEN_TYPES, Translation};
 use crate::lsp::uri::uri_of;
 
 /// The id of the request that initializes rust-analyzer.
@@ -57,6 +58,8 @@ pub struct RustAnalyzer {
     announced_ready: bool,
     /// The editor's capabilities, parts of which are passed on to rust-analyzer.
     editor_capabilities: Value,
+    /// rust-analyzer's semantic token legend, translated into the server's.
+    translation: Translation,
 }
 
 impl RustAnalyzer {
@@ -68,6 +71,7 @@ impl RustAnalyzer {
             next_id: ANALYZER_INIT + 1,
             announced_ready: false,
             editor_capabilities,
+            translation: Translation::default(),
         }
     }
 
@@ -101,6 +105,11 @@ impl RustAnalyzer {
             State::Running { .. } | State::Restarting(_) => Availability::Later,
             State::NotStarted | State::Missing => Availability::Never,
         }
+    }
+
+    /// rust-analyzer's semantic token legend, in the server's terms.
+    pub fn translation(&self) -> &Translation {
+        &self.translation
     }
 
     /// The mirror rust-analyzer reads, while it runs.
@@ -155,6 +164,13 @@ impl RustAnalyzer {
             "documentHighlight": {},
             "selectionRange": {},
             "callHierarchy": {},
+            "inlayHint": {},
+            "semanticTokens": {
+                "requests": {"full": true},
+                "tokenTypes": TOKEN_TYPES,
+                "tokenModifiers": TOKEN_MODIFIERS,
+                "formats": ["relative"],
+            },
             // Actions come with their edits (no resolving later), as literals the server can move.
             "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": [
                 "", "quickfix", "refactor", "refactor.extract", "refactor.inline",
@@ -183,16 +199,20 @@ impl RustAnalyzer {
                 // Code behind a feature (the game's window) is code of the book too.
                 "cargo": {"features": "all"},
                 "files": {"watcher": "server"},
+                // Every token of the code has a type, brackets and punctuation included, so that a
+                // chapter's chunks are highlighted by meaning line for line.
+                "semanticHighlighting": {"punctuation": {"enable": true, "specialization": {"enable": true}}},
             },
         })
     }
 
-    /// rust-analyzer answered `initialize`: it is told so, and given the tangled files.
-    pub fn initialized(&mut self, files: &[TangledFile], editor: &Editor) {
+    /// rust-analyzer answered `initialize` with `result`: it is told so, and given the tangled files.
+    pub fn initialized(&mut self, result: &Value, files: &[TangledFile], editor: &Editor) {
         let State::Running { ready, .. } = &mut self.state else {
             return;
         };
         *ready = true;
+        self.translation = Translation::from_initialize(result);
         self.send(Notification::new("initialized".into(), json!({})).into());
         self.send_files(files, editor);
     }

@@ -18,6 +18,7 @@ use crate::lsp::forward::Forwarder;
 use crate::lsp::pending::{Cancelled, Pending, request_id};
 use crate::lsp::rewrite::Rewriter;
 use crate::lsp::rust_analyzer::{ANALYZER_INIT, RustAnalyzer};
+use crate::lsp::tokens::TokenResults;
 use crate::lsp::uri::path_of;
 use crate::{Project, TangledFile};
 
@@ -27,6 +28,8 @@ pub struct Server {
     analyzer: RustAnalyzer,
     /// The editor's requests still owed an answer.
     pending: Pending,
+    /// The semantic tokens last sent for each chapter.
+    tokens: TokenResults,
     diagnostics: Diagnostics,
 }
 
@@ -37,6 +40,7 @@ impl Server {
             book: EditedBook::new(project),
             analyzer: RustAnalyzer::new(editor_capabilities),
             pending: Pending::default(),
+            tokens: TokenResults::default(),
             diagnostics: Diagnostics::default(),
         };
         if server.book.problems.is_empty() {
@@ -231,7 +235,8 @@ impl Server {
         match message {
             Message::Response(response) if response.id == ANALYZER_INIT.into() => {
                 let files: Vec<TangledFile> = self.book.positions.files().cloned().collect();
-                self.analyzer.initialized(&files, &self.editor);
+                let result = response.result.unwrap_or(Value::Null);
+                self.analyzer.initialized(&result, &files, &self.editor);
                 for request in self.pending.take_waiting() {
                     self.request(request);
                 }
@@ -276,6 +281,7 @@ impl Server {
             book: &self.book,
             analyzer: &mut self.analyzer,
             pending: &mut self.pending,
+            tokens: &mut self.tokens,
         }
     }
 
