@@ -19,28 +19,13 @@ use crate::cargo_check::{Mapper, renderer_for};
 /// Runs `cargo SUBCOMMAND ARGS` in the working directory, with places mapped; exits as cargo did.
 pub fn run(subcommand: &str, args: &[String]) -> ExitCode {
     let colour = io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let format = if colour {
-        "--message-format=json-diagnostic-rendered-ansi"
-    } else {
-        "--message-format=json"
-    };
-    let (flags, rest) = split_at_program_args(args);
-    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    command
-        .arg(subcommand)
-        .arg(format)
-        .args(flags)
-        .args(rest)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
     let test_colour = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut command = cargo(subcommand, args, colour);
+    let (_, rest) = split_at_program_args(args);
     if subcommand == "test" && test_colour && !rest.iter().any(|a| a.starts_with("--color")) {
         // The tests' harness colours its results only on a terminal, which it no longer writes to.
         command.args(if rest.is_empty() { &["--"][..] } else { &[] });
         command.args(["--color", "always"]);
-    }
-    if colour {
-        command.env("CARGO_TERM_COLOR", "always");
     }
     let mut child = match command.spawn() {
         Ok(child) => child,
@@ -57,7 +42,13 @@ pub fn run(subcommand: &str, args: &[String]) -> ExitCode {
         thread::spawn(move || copy_mapped(stderr, &mut io::stderr(), &mapper, None))
     };
     let renderer = renderer_for(&io::stderr());
-    let messages = |line: &str, mapper: &mut Mapper| cargo_message(line, mapper, &renderer);
+    let messages = |line: &str, mapper: &mut Mapper| {
+        let rendered = cargo_message(line, mapper, &renderer)?;
+        if !rendered.is_empty() {
+            eprintln!("{rendered}\n");
+        }
+        Some(String::new())
+    };
     copy_mapped(stdout, &mut io::stdout(), &mapper, Some(&messages));
     let _ = errors.join();
     match child.wait() {
@@ -73,6 +64,60 @@ pub fn run(subcommand: &str, args: &[String]) -> ExitCode {
     }
 }
 
+/// Runs `cargo SUBCOMMAND ARGS` in `dir` and returns whether it succeeded, and everything it
+/// printed on either stream (compile errors rendered), with places mapped.
+pub fn run_captured(subcommand: &str, args: &[String], dir: &Path) -> io::Result<(bool, String)> {
+    let mut child = cargo(subcommand, args, false).current_dir(dir).spawn()?;
+    let mapper = Arc::new(Mutex::new(Mapper::new(dir)));
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let errors = {
+        let mapper = Arc::clone(&mapper);
+        thread::spawn(move || {
+            let mut captured = Vec::new();
+            copy_mapped(stderr, &mut captured, &mapper, None);
+            captured
+        })
+    };
+    let renderer = annotate_snippets::Renderer::plain();
+    let messages = |line: &str, mapper: &mut Mapper| {
+        let rendered = cargo_message(line, mapper, &renderer)?;
+        Some(if rendered.is_empty() {
+            rendered
+        } else {
+            format!("{rendered}\n")
+        })
+    };
+    let mut out = Vec::new();
+    copy_mapped(stdout, &mut out, &mapper, Some(&messages));
+    out.extend(errors.join().unwrap_or_default());
+    let success = child.wait()?.success();
+    Ok((success, String::from_utf8_lossy(&out).into_owned()))
+}
+
+/// The cargo command, its output piped, with JSON messages (their diagnostics rendered with
+/// colours when `colour`).
+fn cargo(subcommand: &str, args: &[String], colour: bool) -> Command {
+    let format = if colour {
+        "--message-format=json-diagnostic-rendered-ansi"
+    } else {
+        "--message-format=json"
+    };
+    let (flags, rest) = split_at_program_args(args);
+    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command
+        .arg(subcommand)
+        .arg(format)
+        .args(flags)
+        .args(rest)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if colour {
+        command.env("CARGO_TERM_COLOR", "always");
+    }
+    command
+}
+
 /// Cargo's own arguments and, from `--` on, those for the program it runs (kept as they are).
 fn split_at_program_args(args: &[String]) -> (&[String], &[String]) {
     let at = args.iter().position(|a| a == "--").unwrap_or(args.len());
@@ -84,22 +129,18 @@ fn split_at_program_args(args: &[String]) -> (&[String], &[String]) {
 /// empty for messages that show nothing).
 type Messages<'a> = dyn Fn(&str, &mut Mapper) -> Option<String> + 'a;
 
-/// A line of cargo's JSON: a build script's output directory is noted (its line maps are what
-/// places are mapped through), and a compiler diagnostic is rendered at its Markdown places, on
-/// standard error, where cargo shows diagnostics.
+/// A line of cargo's JSON, `None` if the line is not one: a build script's output directory is
+/// noted (its line maps are what places are mapped through), and a compiler diagnostic is
+/// rendered at its Markdown places (other messages show nothing: an empty text).
 fn cargo_message(
     line: &str,
     mapper: &mut Mapper,
     renderer: &annotate_snippets::Renderer,
 ) -> Option<String> {
     let message: Value = serde_json::from_str(line).ok()?;
-    let reason = message["reason"].as_str()?;
-    match reason {
+    match message["reason"].as_str()? {
         "build-script-executed" => mapper.add_out_dir(&message),
-        "compiler-message" => {
-            let text = mapper.render(&message["message"], renderer);
-            eprintln!("{text}\n");
-        }
+        "compiler-message" => return Some(mapper.render(&message["message"], renderer)),
         _ => {}
     }
     Some(String::new())

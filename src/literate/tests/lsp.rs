@@ -886,6 +886,84 @@ fn a_second_book_in_a_layout_of_its_own_is_served() {
 }
 
 #[test]
+fn a_test_run_from_its_lens_fails_at_its_chapter_line() {
+    let book = roman();
+    let chapter = book.path().join("docs/chapters/there-and-back.md");
+    let text = fs::read_to_string(&chapter).unwrap();
+    let failing = text.replace(
+        "assert_eq!(to_roman(0), None);",
+        "assert_eq!(to_roman(0), Some(String::new()));",
+    );
+    fs::write(&chapter, &failing).unwrap();
+    let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-target");
+    let env = [
+        ("LITERATE_RUST_ANALYZER", missing),
+        ("CARGO_TARGET_DIR", target.as_os_str()),
+    ];
+    let mut editor = Editor::start(book.path(), &env);
+    editor.open("there-and-back.md");
+    let uri = editor.chapter_uri("there-and-back.md");
+    let lenses = editor.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let lenses = lenses.as_array().unwrap();
+    let names: Vec<&str> = lenses
+        .iter()
+        .map(|l| l["command"]["arguments"][0].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "every_number_is_read_back_from_its_numeral",
+            "numbers_without_numerals_and_numerals_of_no_number"
+        ]
+    );
+    let run = lenses[1]["command"].clone();
+    editor.request(
+        "workspace/executeCommand",
+        json!({"command": run["command"], "arguments": run["arguments"]}),
+    );
+    let line = failing
+        .lines()
+        .position(|l| l.contains("Some(String::new())"))
+        .unwrap();
+    let shown = editor.wait_for(LOADING, |n| {
+        n.method == "window/showMessage"
+            && n.params["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("test numbers_"))
+    });
+    let said = shown.params["message"].as_str().unwrap();
+    assert_eq!(
+        said,
+        format!(
+            "test numbers_without_numerals_and_numerals_of_no_number failed at docs/chapters/there-and-back.md:{}:5",
+            line + 1
+        )
+    );
+    let problems = editor.diagnostics("there-and-back.md", ANSWER, |d| {
+        d.iter().any(|d| d["source"] == "literate test")
+    });
+    let failure = problems
+        .iter()
+        .find(|d| d["source"] == "literate test")
+        .unwrap();
+    assert_eq!(
+        failure["range"]["start"]["line"].as_u64(),
+        Some(line as u64)
+    );
+    assert!(
+        failure["message"]
+            .as_str()
+            .unwrap()
+            .contains("right: Some(\"\")"),
+        "{failure}"
+    );
+}
+
+#[test]
 #[ignore = "needs rust-analyzer on PATH: bash .ci/run installs it"]
 fn rust_analyzer_answers_in_the_second_book_and_renames_in_quoted_crlf_chapters() {
     let book = roman();

@@ -10,6 +10,7 @@ use crate::lsp::chunks::{
     chunk_named_at, chunk_text, completions, name_being_typed, part_headers, parts_in,
 };
 use crate::lsp::positions::{Located, chars_before, utf16_len};
+use crate::lsp::run_test;
 use crate::lsp::uri::uri_of;
 use crate::{Place, Web};
 
@@ -49,6 +50,10 @@ pub fn answer(book: &EditedBook, method: &str, at: &Located) -> Answer {
     let answer = match (method, chunk) {
         ("textDocument/documentSymbol", _) => Some(document_symbols(book, &at.file)),
         ("textDocument/foldingRange", _) => Some(folding_ranges(book, &at.file)),
+        ("textDocument/codeLens", _) => {
+            let uri = uri_of(&book.chapter_path(&at.file));
+            Some(run_test::lenses(book, &at.file, &uri))
+        }
         ("textDocument/definition", Some(name)) => Some(locations(book, &name)),
         ("textDocument/references", Some(name)) => Some(references(book, &name)),
         ("textDocument/hover", Some(name)) => Some(hover(book, &name)),

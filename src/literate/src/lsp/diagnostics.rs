@@ -7,6 +7,7 @@ use lsp_types::DiagnosticSeverity;
 use lsp_types::notification::{Notification as _, PublishDiagnostics};
 use serde_json::{Value, json};
 
+use crate::Place;
 use crate::lsp::book::EditedBook;
 use crate::lsp::chunk_answers::{line_range, location};
 use crate::lsp::editor::Editor;
@@ -18,6 +19,8 @@ use crate::lsp::uri::uri_of;
 pub struct Diagnostics {
     /// rust-analyzer's latest, by tangled file.
     analyzer: BTreeMap<String, Vec<Value>>,
+    /// The failures of the last test run, each at its chapter place.
+    tests: Vec<(Place, String)>,
     /// What was last published, by chapter URI.
     published: HashMap<String, Vec<Value>>,
 }
@@ -26,6 +29,11 @@ impl Diagnostics {
     /// rust-analyzer's diagnostics of a tangled file, in place of its last.
     pub fn set_analyzer(&mut self, tangled: String, diagnostics: Vec<Value>) {
         self.analyzer.insert(tangled, diagnostics);
+    }
+
+    /// The failures of a test run, in place of the last run's.
+    pub fn set_tests(&mut self, failures: Vec<(Place, String)>) {
+        self.tests = failures;
     }
 
     /// Forgets rust-analyzer's diagnostics (it stopped).
@@ -42,6 +50,16 @@ impl Diagnostics {
         }
         for problem in &book.problems {
             let (uri, diagnostic) = tangle_diagnostic(book, problem);
+            by_uri.entry(uri).or_default().push(diagnostic);
+        }
+        for (place, message) in &self.tests {
+            let uri = uri_of(&book.chapter_path(&place.file));
+            let diagnostic = json!({
+                "range": line_range(book, place),
+                "severity": DiagnosticSeverity::ERROR,
+                "source": "literate test",
+                "message": message,
+            });
             by_uri.entry(uri).or_default().push(diagnostic);
         }
         if let Some(rewriter) = rewriter {

@@ -17,6 +17,7 @@ mod mirror;
 mod pending;
 mod positions;
 mod rewrite;
+mod run_test;
 mod rust_analyzer;
 mod server;
 mod structure;
@@ -96,6 +97,8 @@ fn capabilities() -> Value {
         "documentFormattingProvider": true,
         "documentRangeFormattingProvider": true,
         "inlayHintProvider": true,
+        "codeLensProvider": {"resolveProvider": false},
+        "executeCommandProvider": {"commands": [run_test::RUN_TEST]},
         "semanticTokensProvider": {"legend": tokens::legend(), "full": {"delta": true}},
     })
 }

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use crossbeam_channel::{at, never, select};
+use crossbeam_channel::{Receiver, Sender, at, never, select, unbounded};
 use lsp_server::{ErrorCode, Message, Notification, Request};
 use serde_json::Value;
 
@@ -17,6 +17,7 @@ use crate::lsp::formatting::format;
 use crate::lsp::forward::Forwarder;
 use crate::lsp::pending::{Cancelled, Pending, request_id};
 use crate::lsp::rewrite::Rewriter;
+use crate::lsp::run_test::{self, TestRun};
 use crate::lsp::rust_analyzer::{ANALYZER_INIT, RustAnalyzer};
 use crate::lsp::tokens::TokenResults;
 use crate::lsp::uri::path_of;
@@ -30,6 +31,8 @@ pub struct Server {
     pending: Pending,
     /// The semantic tokens last sent for each chapter.
     tokens: TokenResults,
+    /// Where test runs send what they gave, and where the loop hears it.
+    test_runs: (Sender<TestRun>, Receiver<TestRun>),
     diagnostics: Diagnostics,
 }
 
@@ -41,6 +44,7 @@ impl Server {
             analyzer: RustAnalyzer::new(editor_capabilities),
             pending: Pending::default(),
             tokens: TokenResults::default(),
+            test_runs: unbounded(),
             diagnostics: Diagnostics::default(),
         };
         if server.book.problems.is_empty() {
@@ -64,6 +68,7 @@ impl Server {
                 .flatten()
                 .min();
             let timer = next.map_or_else(never, at);
+            let tests_done = self.test_runs.1.clone();
             select! {
                 recv(from_editor) -> message => {
                     let Ok(message) = message else { return Ok(()) };
@@ -76,6 +81,11 @@ impl Server {
                     Err(_) => self.analyzer_stopped(),
                 },
                 recv(timer) -> _ => self.time_passed(),
+                recv(tests_done) -> run => {
+                    if let Ok(run) = run {
+                        self.test_finished(run);
+                    }
+                }
             }
         }
     }
@@ -117,6 +127,9 @@ impl Server {
     fn request(&mut self, request: Request) {
         if self.book.dirty {
             self.retangle();
+        }
+        if request.method == "workspace/executeCommand" {
+            return self.execute(request);
         }
         if matches!(
             request.method.as_str(),
@@ -272,6 +285,19 @@ impl Server {
             }
             _ => {}
         }
+    }
+
+    /// Runs a command of a code lens: a test, in a thread of its own; its result comes later.
+    fn execute(&mut self, request: Request) {
+        let crate_dir = self.book.crate_dir().to_path_buf();
+        run_test::execute(&self.editor, request, crate_dir, &self.test_runs.0);
+    }
+
+    /// A test run ended: the editor is told, and its failures are diagnostics at their lines.
+    fn test_finished(&mut self, run: TestRun) {
+        let failures = run_test::report(run, &self.editor);
+        self.diagnostics.set_tests(failures);
+        self.publish();
     }
 
     /// What sends requests on to rust-analyzer and its answers back, borrowing the server's parts.
