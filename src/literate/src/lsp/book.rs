@@ -172,6 +172,12 @@ impl EditedBook {
         self.project.crate_dir.join(name)
     }
 
+    /// The index of a chapter's last line as the editor has it now (0 for an unknown chapter).
+    pub fn current_lines(&self, chapter: &str) -> usize {
+        let source = self.web.chapters.iter().find(|c| c.display == chapter);
+        source.map_or(0, |c| c.text.lines().count().saturating_sub(1))
+    }
+
     /// The text of a 0-based line of a chapter as the editor has it now.
     pub fn current_line(&self, chapter: &str, line: usize) -> Option<String> {
         let path = self.chapter_path(chapter);

@@ -104,13 +104,19 @@ impl Forwarder<'_> {
     /// editor's request is answered once all have answered (or at once, with what the server
     /// knows itself, when there is no rust-analyzer).
     fn gather(&mut self, request: Request, chapter: &str) {
-        let files: Vec<String> = self
-            .book
-            .positions
-            .files()
-            .filter(|file| file.map.sources().iter().any(|s| s == chapter))
-            .map(|file| file.name.clone())
+        let range = &request.params["range"];
+        let line = |key: &str| range[key]["line"].as_u64().map(|l| l as usize);
+        let lines = match (line("start"), line("end")) {
+            (Some(first), Some(last)) => (first, last),
+            _ => (0, usize::MAX - 1),
+        };
+        let last = lines.1.min(self.book.current_lines(chapter));
+        let spans = self.book.positions.tangled_lines(chapter, lines.0, last);
+        let mut files: Vec<Value> = spans
+            .into_iter()
+            .map(|(file, (first, last))| json!([file, first, last]))
             .collect();
+        files.sort_by(|a, b| a[0].as_str().cmp(&b[0].as_str()));
         let asked =
             json!({"files": files, "gathered": [], "chapter": chapter, "params": request.params});
         match self.analyzer.availability() {
@@ -127,21 +133,22 @@ impl Forwarder<'_> {
 
     /// Asks rust-analyzer about the next of the files a gathered request still waits for.
     fn ask_next(&mut self, editor_id: RequestId, method: String, mut asked: Value) {
-        let file = match asked["files"].as_array_mut() {
+        let next = match asked["files"].as_array_mut() {
             Some(files) if !files.is_empty() => files.remove(0),
             _ => return,
         };
-        let file = file.as_str().unwrap_or_default().to_string();
+        let file = next[0].as_str().unwrap_or_default().to_string();
+        let line = |at: usize| next[at].as_u64().unwrap_or(0);
         let (Some(mirror), Some(tangled)) = (
             self.analyzer.mirror(),
             self.book.positions.files().find(|f| f.name == file),
         ) else {
             return self.editor.respond(editor_id, Value::Null);
         };
-        let document = json!({"uri": uri_of(&mirror.path_of(&file))});
+        let document = json!({"uri": uri_of(&mirror.path_of(&tangled.name))});
         let (analyzer_method, params) = if method == "textDocument/inlayHint" {
-            let end = json!({"line": tangled.text.lines().count(), "character": 0});
-            let range = json!({"start": {"line": 0, "character": 0}, "end": end});
+            let end = json!({"line": line(2) + 1, "character": 0});
+            let range = json!({"start": {"line": line(1), "character": 0}, "end": end});
             (
                 "textDocument/inlayHint",
                 json!({"textDocument": document, "range": range}),

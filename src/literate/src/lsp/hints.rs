@@ -8,7 +8,8 @@ use crate::lsp::rewrite::{Rewriter, lsp};
 
 /// rust-analyzer's hints of the tangled file `tangled`, those that came from `chapter` and lie in
 /// its lines `first..=last` (0-based), at their chapter places. A hint's label locations and edits
-/// are moved too; those that have no place in a chapter are left out of it.
+/// are moved too; those that have no place in a chapter are left out of it. A chunk used twice
+/// gives its hints twice: the caller puts the hints of all files together, each once.
 pub fn hints_in_chapter(
     rewriter: &Rewriter,
     tangled: &str,
@@ -47,9 +48,7 @@ pub fn hints_in_chapter(
                 object.insert("textEdits".into(), Value::Array(moved));
             }
         }
-        if !found.contains(&hint) {
-            found.push(hint);
-        }
+        found.push(hint);
     }
     found
 }

@@ -26,6 +26,8 @@ pub struct Located {
 #[derive(Debug, Default)]
 pub struct Positions {
     files: Vec<TangledFile>,
+    /// Where each line of each file starts, by file index.
+    line_starts: Vec<Vec<usize>>,
     /// Each file's index in `files`, by name.
     by_name: HashMap<String, usize>,
     chapters: HashMap<String, SourceText>,
@@ -93,6 +95,13 @@ impl Positions {
         }
         Positions {
             files: files.to_vec(),
+            line_starts: files
+                .iter()
+                .map(|f| {
+                    let ends = f.text.match_indices('\n').map(|(i, _)| i + 1);
+                    std::iter::once(0).chain(ends).collect()
+                })
+                .collect(),
             by_name: files
                 .iter()
                 .enumerate()
@@ -171,7 +180,7 @@ impl Positions {
                 let file = &self.files[index];
                 let code_start = file.map.place(line, 1)?.col - 1;
                 let indent = file.map.indent(line)?;
-                let text = file.text.lines().nth(line - 1)?;
+                let text = self.tangled_line(index, line - 1)?;
                 let character = utf16_len(text, indent + chars.saturating_sub(code_start));
                 Some(Located {
                     file: file.name.clone(),
@@ -184,10 +193,37 @@ impl Positions {
             .collect()
     }
 
+    /// The lines of each tangled file made from the chapter's lines `first..=last` (0-based, as
+    /// the chapter is now): by file name, the first and last such line (0-based).
+    pub fn tangled_lines(
+        &self,
+        chapter: &str,
+        first: usize,
+        last: usize,
+    ) -> HashMap<&str, (usize, usize)> {
+        let mut found: HashMap<&str, (usize, usize)> = HashMap::new();
+        let Some(made) = self.made_from.get(chapter) else {
+            return found;
+        };
+        for now in first..=last {
+            let Some(then) = self.line_then(chapter, now) else {
+                continue;
+            };
+            for &(index, line) in made.get(then + 1).into_iter().flatten() {
+                let span = found
+                    .entry(self.files[index].name.as_str())
+                    .or_insert((line - 1, line - 1));
+                *span = (span.0.min(line - 1), span.1.max(line - 1));
+            }
+        }
+        found
+    }
+
     /// The chapter position a tangled position came from.
     pub fn to_chapter(&self, at: &Located) -> Option<Located> {
-        let file = &self.files[*self.by_name.get(&at.file)?];
-        let text = file.text.lines().nth(at.position.line)?;
+        let index = *self.by_name.get(&at.file)?;
+        let file = &self.files[index];
+        let text = self.tangled_line(index, at.position.line)?;
         let chars = chars_before(text, at.position.character);
         let place = file.map.place(at.position.line + 1, chars + 1)?;
         let chapter_line = self.chapter_line(&place.file, place.line - 1)?;
@@ -198,6 +234,15 @@ impl Positions {
             },
             file: place.file,
         })
+    }
+
+    /// The text of a 0-based line of the tangled file at `index`, without its line ending.
+    fn tangled_line(&self, index: usize, line: usize) -> Option<&str> {
+        let starts = &self.line_starts[index];
+        let text = &self.files[index].text;
+        let start = *starts.get(line)?;
+        let end = starts.get(line + 1).copied().unwrap_or(text.len());
+        (start < text.len()).then(|| text[start..end].trim_end_matches(['\n', '\r']))
     }
 
     /// The text of a 0-based line of a chapter, as it was tangled.
