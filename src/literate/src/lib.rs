@@ -37,7 +37,9 @@ pub use line_map::LineMap;
 pub use markdown::{CodeBlock, CodeLine, fenced_blocks};
 pub use marker::{Marker, marker};
 pub use project::{Figures, PREPROCESSOR, Project};
-pub use shells::{ShellCache, check_shells, check_shells_kept, root_roles, shell_paths};
+pub use shells::{
+    ShellCache, check_shells, check_shells_kept, gated_files, root_roles, shell_paths,
+};
 pub use source::SourceText;
 pub use splice::{NewChapter, WriteError, write_chapters};
 pub use syntax::{MAX_NESTING, check_syntax, check_syntax_of_all};

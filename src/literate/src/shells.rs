@@ -258,6 +258,64 @@ pub fn root_roles(crate_dir: &Path) -> HashMap<String, String> {
     roles
 }
 
+/// The features each tangled file needs, by file name: those its shell's target requires
+/// (`required-features` of a `[[bin]]`, `[[test]]`, `[[bench]]` or `[[example]]` of the manifest).
+/// Files of the library and of targets that require nothing are not listed.
+pub fn gated_files(crate_dir: &Path) -> HashMap<String, Vec<String>> {
+    let manifest = fs::read_to_string(crate_dir.join("Cargo.toml")).unwrap_or_default();
+    let mut gated = HashMap::new();
+    for (path, features) in required_features(&manifest) {
+        let Ok(text) = fs::read_to_string(crate_dir.join(&path)) else {
+            continue;
+        };
+        for include in includes(&SourceText::new(path.clone(), text)) {
+            gated.insert(include.file, features.clone());
+        }
+    }
+    gated
+}
+
+/// The targets of a manifest that require features: (the target's path, the features).
+fn required_features(manifest: &str) -> Vec<(String, Vec<String>)> {
+    let Ok(document) = manifest.parse::<toml_edit::DocumentMut>() else {
+        return Vec::new();
+    };
+    let package = document["package"]["name"].as_str().unwrap_or_default();
+    let mut found = Vec::new();
+    for (key, directory) in [
+        ("bin", "src/bin"),
+        ("test", "tests"),
+        ("bench", "benches"),
+        ("example", "examples"),
+    ] {
+        let Some(tables) = document
+            .get(key)
+            .and_then(toml_edit::Item::as_array_of_tables)
+        else {
+            continue;
+        };
+        for table in tables {
+            let Some(features) = table.get("required-features").and_then(|f| f.as_array()) else {
+                continue;
+            };
+            let name = table
+                .get("name")
+                .and_then(|n| n.as_str())
+                .unwrap_or_default();
+            let path = match table.get("path").and_then(|p| p.as_str()) {
+                Some(path) => path.to_string(),
+                None if key == "bin" && name == package => "src/main.rs".to_string(),
+                None => format!("{directory}/{name}.rs"),
+            };
+            let features = features
+                .iter()
+                .filter_map(|f| f.as_str().map(str::to_string));
+            found.push((path, features.collect()));
+        }
+    }
+    found
+}
+
 /// The programs and benchmarks a manifest declares: (kind in words, name, path). A manifest that
 /// does not parse declares none (cargo reports it).
 fn manifest_targets(manifest: &str) -> Vec<(&'static str, String, String)> {
@@ -319,6 +377,21 @@ mod tests {
         assert_eq!(files(cache.includes(shell("a.rs"))), ["a.rs"]);
         assert_eq!(files(cache.includes(shell("a.rs"))), ["a.rs"]);
         assert_eq!(files(cache.includes(shell("b.rs"))), ["b.rs"]);
+    }
+
+    #[test]
+    fn the_features_targets_require_are_read_from_the_manifest() {
+        let manifest = "[package]\nname = 'game'\n\n[[bin]]\nname = 'game'\nrequired-features = ['window']\n\n[[test]]\nname = 'play'\nrequired-features = ['window', 'sound']\n\n[[bench]]\nname = 'speed'\n";
+        assert_eq!(
+            required_features(manifest),
+            [
+                ("src/main.rs".to_string(), vec!["window".to_string()]),
+                (
+                    "tests/play.rs".to_string(),
+                    vec!["window".to_string(), "sound".to_string()]
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -482,6 +482,49 @@ fn inlay_hints_and_semantic_tokens_cover_the_chapters() {
 }
 
 #[test]
+#[ignore = "needs rust-analyzer on PATH: bash .ci/run installs it"]
+fn a_window_chapter_opened_turns_its_feature_on_for_rust_analyzer() {
+    let copy = copy_of_the_crate();
+    let (mut editor, _) = editor_with_rust_analyzer(copy.path());
+    let run = editor.open("run.md");
+    let turned_on = editor.wait_for(LOADING, |n| {
+        n.method == "window/logMessage"
+            && n.params["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("checking with the feature(s) window"))
+    });
+    assert!(
+        turned_on.params["message"]
+            .as_str()
+            .unwrap()
+            .contains("window")
+    );
+    let used = position(&run, "WindowSettings", 0, 2);
+    let params = json!({"textDocument": {"uri": editor.chapter_uri("run.md")}, "position": used});
+    let deadline = Instant::now() + LOADING;
+    loop {
+        let hover = editor.try_request("textDocument/hover", params.clone());
+        let shown = hover.ok().map(|h| {
+            h["contents"]["value"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        });
+        if shown
+            .as_deref()
+            .is_some_and(|s| s.contains("WindowSettings"))
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the window's crates are not analysed: {shown:?}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+#[test]
 fn a_chapter_folds_by_its_chunk_parts() {
     let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
     let mut editor = Editor::start(&real_crate(), &[("LITERATE_RUST_ANALYZER", missing)]);

@@ -14,7 +14,8 @@ use crate::lsp::positions::{Located, Position, Positions};
 use crate::lsp::rewrite::from_lsp;
 use crate::lsp::uri::path_of;
 use crate::{
-    Diagnostic, Files, Kept, Overlays, Project, Reading, TangledFile, Web, tangle_project,
+    Diagnostic, Files, Kept, Overlays, Project, Reading, TangledFile, Web, gated_files,
+    tangle_project,
 };
 
 /// The book of one crate, as last tangled.
@@ -31,6 +32,8 @@ pub struct EditedBook {
     pub positions: Positions,
     disk: DiskTexts,
     kept: Kept,
+    /// The features each tangled file needs (those the targets that include it require).
+    gated: HashMap<String, Vec<String>>,
 }
 
 /// The bytes of the book's files on disk as last read, each with the modification time and length
@@ -86,6 +89,7 @@ impl Files for EditorFiles<'_> {
 impl EditedBook {
     pub fn new(project: Project) -> EditedBook {
         let mut book = EditedBook {
+            gated: gated_files(&project.crate_dir),
             project,
             overlays: Overlays::new(),
             dirty: false,
@@ -136,6 +140,24 @@ impl EditedBook {
         }
         self.positions = Positions::new(&outcome.files, &chapters);
         Some(outcome.files)
+    }
+
+    /// The features the code of a chapter needs (its tangled files' targets require them).
+    pub fn features_needed(&self, path: &Path) -> Vec<String> {
+        let Some(chapter) = self.chapter_name(path) else {
+            return Vec::new();
+        };
+        let mut needed: Vec<String> = self
+            .positions
+            .files()
+            .filter(|file| file.map.sources().contains(&chapter))
+            .filter_map(|file| self.gated.get(&file.name))
+            .flatten()
+            .cloned()
+            .collect();
+        needed.sort();
+        needed.dedup();
+        needed
     }
 
     /// A chapter's text changed in the editor (`None`: it is closed, and the file on disk counts).

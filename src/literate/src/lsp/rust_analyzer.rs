@@ -60,6 +60,8 @@ pub struct RustAnalyzer {
     editor_capabilities: Value,
     /// rust-analyzer's semantic token legend, translated into the server's.
     translation: Translation,
+    /// The crate's features rust-analyzer analyses and checks with, beyond its defaults.
+    features: Vec<String>,
 }
 
 impl RustAnalyzer {
@@ -72,6 +74,7 @@ impl RustAnalyzer {
             announced_ready: false,
             editor_capabilities,
             translation: Translation::default(),
+            features: Vec::new(),
         }
     }
 
@@ -189,21 +192,49 @@ impl RustAnalyzer {
             "workspaceFolders": [{"uri": uri_of(&mirror.dir), "name": "literate-lsp"}],
             "capabilities": {
                 "textDocument": text_document,
-                "workspace": {"workspaceEdit": {"documentChanges": false}},
+                "workspace": {"workspaceEdit": {"documentChanges": false}, "configuration": true},
                 "experimental": {"serverStatusNotification": true},
             },
-            "initializationOptions": {
-                "linkedProjects": [manifest.to_string_lossy()],
-                "checkOnSave": true,
-                "check": {"command": "check", "allTargets": true},
-                // Code behind a feature (the game's window) is code of the book too.
-                "cargo": {"features": "all"},
-                "files": {"watcher": "server"},
-                // Every token of the code has a type, brackets and punctuation included, so that a
-                // chapter's chunks are highlighted by meaning line for line.
-                "semanticHighlighting": {"punctuation": {"enable": true, "specialization": {"enable": true}}},
-            },
+            "initializationOptions": self.settings(&manifest),
         })
+    }
+
+    /// rust-analyzer's settings for the mirror whose manifest is `manifest`.
+    fn settings(&self, manifest: &Path) -> Value {
+        json!({
+            "linkedProjects": [manifest.to_string_lossy()],
+            "checkOnSave": true,
+            "check": {"command": "check", "allTargets": true},
+            // The crate's default features, and those the chapters open in the editor need (code
+            // behind a feature, like the game's window, is code of the book too); checking a
+            // feature's crates before a chapter needs them would make the first save's check wait.
+            "cargo": {"features": self.features},
+            "files": {"watcher": "server"},
+            // Every token of the code has a type, brackets and punctuation included, so that a
+            // chapter's chunks are highlighted by meaning line for line.
+            "semanticHighlighting": {"punctuation": {"enable": true, "specialization": {"enable": true}}},
+        })
+    }
+
+    /// Turns on `features` for rust-analyzer (it is told its settings changed, and asks for them)
+    /// if some are not on yet; whether any was new.
+    pub fn enable_features(&mut self, features: &[String], editor: &Editor) -> bool {
+        let new: Vec<&String> = features
+            .iter()
+            .filter(|f| !self.features.contains(f))
+            .collect();
+        if new.is_empty() {
+            return false;
+        }
+        let names: Vec<String> = new.iter().map(|f| f.to_string()).collect();
+        self.features.extend(names.iter().cloned());
+        editor.log(&format!(
+            "checking with the feature(s) {} too",
+            names.join(", ")
+        ));
+        let params = json!({"settings": null});
+        self.send(Notification::new("workspace/didChangeConfiguration".into(), params).into());
+        true
     }
 
     /// rust-analyzer answered `initialize` with `result`: it is told so, and given the tangled files.
@@ -327,9 +358,12 @@ impl RustAnalyzer {
         self.send(Notification::new("exit".into(), Value::Null).into());
     }
 
-    /// Answers a request rust-analyzer sends its client.
+    /// Answers a request rust-analyzer sends its client; its settings it asks for are the server's.
     pub fn answer(&self, request: Request) {
-        let response = match answer_analyzer(&request) {
+        let settings = self.mirror().map_or(Value::Null, |mirror| {
+            self.settings(&mirror.dir.join("Cargo.toml"))
+        });
+        let response = match answer_analyzer(&request, &settings) {
             Ok(result) => Response::new_ok(request.id, result),
             Err(message) => {
                 Response::new_err(request.id, ErrorCode::MethodNotFound as i32, message)
@@ -351,14 +385,18 @@ pub fn response_id(id: &RequestId) -> Option<i32> {
 }
 
 /// The answer to a request rust-analyzer sends its client, as the protocol has it: the settings
-/// asked for (none beyond those given at start: one `null` per item), an edit to apply (declined:
-/// the mirror's files are not the chapters), and acknowledgements of what needs none. `Err` for a
-/// method the server does not know.
-fn answer_analyzer(request: &Request) -> Result<Value, String> {
+/// asked for (`settings` for the section `rust-analyzer`, nothing for any other), an edit to apply
+/// (declined: the mirror's files are not the chapters), and acknowledgements of what needs none.
+/// `Err` for a method the server does not know.
+fn answer_analyzer(request: &Request, settings: &Value) -> Result<Value, String> {
     match request.method.as_str() {
         "workspace/configuration" => {
-            let items = request.params["items"].as_array().map_or(0, Vec::len);
-            Ok(Value::Array(vec![Value::Null; items]))
+            let items = request.params["items"].as_array().into_iter().flatten();
+            let answers = items.map(|item| match item["section"].as_str() {
+                Some("rust-analyzer") => settings.clone(),
+                _ => Value::Null,
+            });
+            Ok(Value::Array(answers.collect()))
         }
         "workspace/applyEdit" => Ok(json!({
             "applied": false,

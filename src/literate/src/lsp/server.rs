@@ -166,7 +166,9 @@ impl Server {
         match notification.method.as_str() {
             "textDocument/didOpen" => {
                 let text = params["textDocument"]["text"].as_str().unwrap_or_default();
-                self.book.edited(path, Some(text.to_string()));
+                self.book.edited(path.clone(), Some(text.to_string()));
+                let features = self.book.features_needed(&path);
+                self.analyzer.enable_features(&features, &self.editor);
             }
             "textDocument/didChange" => {
                 let changes = params["contentChanges"].as_array();
