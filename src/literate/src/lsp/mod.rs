@@ -5,6 +5,7 @@
 
 mod actions;
 mod analyzer;
+mod analyzer_settings;
 mod book;
 mod chunk_answers;
 mod chunks;

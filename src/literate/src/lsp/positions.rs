@@ -224,6 +224,9 @@ impl Positions {
         let index = *self.by_name.get(&at.file)?;
         let file = &self.files[index];
         let text = self.tangled_line(index, at.position.line)?;
+        if is_announcement(text) {
+            return None;
+        }
         let chars = chars_before(text, at.position.character);
         let place = file.map.place(at.position.line + 1, chars + 1)?;
         let chapter_line = self.chapter_line(&place.file, place.line - 1)?;
@@ -234,6 +237,23 @@ impl Positions {
             },
             file: place.file,
         })
+    }
+
+    /// What stands in a chapter's line (0-based, as the chapter is now) before the start of the code
+    /// a tangled line (0-based) came from: the list indentation or `>` markers of the block, and the
+    /// line's ending (`\r\n` or `\n`); `None` when the tangled line has no chapter line.
+    pub fn line_frame(&self, tangled: &str, line: usize) -> Option<(String, &'static str)> {
+        let index = *self.by_name.get(tangled)?;
+        let text = self.tangled_line(index, line)?;
+        if is_announcement(text) {
+            return None;
+        }
+        let place = self.files[index].map.place(line + 1, 1)?;
+        let source = self.chapters.get(&place.file)?;
+        let whole = source.line(place.line)?;
+        let prefix: String = whole.chars().take(place.col - 1).collect();
+        let crlf = source.text.split('\n').nth(place.line - 1)?.ends_with('\r');
+        Some((prefix, if crlf { "\r\n" } else { "\n" }))
     }
 
     /// The text of a 0-based line of the tangled file at `index`, without its line ending.

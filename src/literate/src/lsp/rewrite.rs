@@ -48,9 +48,16 @@ impl Rewriter<'_> {
         }
     }
 
-    /// The chapter URI and range of a range in a tangled file.
+    /// The chapter URI and range of a range in a tangled file, to be shown: a range that starts on
+    /// lines the tangler wrote (an item's range takes in the announcement comment above it) starts
+    /// at the first line after them that the chapter's code made; an end with no place in the
+    /// chapter ends the range where it starts.
     pub fn chapter_range(&self, tangled: &str, range: &Value) -> Option<(String, Value)> {
-        let start = self.to_chapter(tangled, &range["start"])?;
+        let start = from_lsp(&range["start"])?;
+        let last = from_lsp(&range["end"]).map_or(start.line, |end| end.line);
+        let start = std::iter::once(start)
+            .chain((start.line + 1..=last).map(|line| Position { line, character: 0 }))
+            .find_map(|position| self.positions.to_chapter(&self.located(tangled, position)))?;
         let end = self
             .to_chapter(tangled, &range["end"])
             .filter(|end| end.file == start.file && end.position >= start.position)
@@ -164,21 +171,70 @@ impl Rewriter<'_> {
         Some(edit)
     }
 
-    /// A rename's `WorkspaceEdit`, as edits of chapters: an edit made through a chunk used twice
-    /// appears once. Edits with no place in a chapter are left out and counted.
+    /// An edit of a tangled file as an edit of its chapter, exactly, or `None`. The range must lie on
+    /// lines made from the chapter's code that follow one another in the chapter as in the file (so
+    /// an edit never reaches across a chunk's edge into prose, nor onto a line the tangler wrote);
+    /// an end at the start of a line stands for the end of the line before, with its line break.
+    /// Each line break the edit writes is the chapter's (`\r\n` in a CRLF chapter), followed by
+    /// what stands before the code on the edited line (a list's indentation, a quote's `>`).
+    pub fn chapter_edit(&self, tangled: &str, edit: &Value) -> Option<(String, Value)> {
+        let start = from_lsp(&edit["range"]["start"])?;
+        let end = from_lsp(&edit["range"]["end"])?;
+        let first = self.positions.to_chapter(&self.located(tangled, start))?;
+        let ends_line_before = end.character == 0 && end.line > start.line;
+        let last_line = if ends_line_before {
+            end.line - 1
+        } else {
+            end.line
+        };
+        for (k, line) in (start.line..=last_line).enumerate() {
+            let origin = self
+                .positions
+                .to_chapter(&self.located(tangled, Position { line, character: 0 }))?;
+            if origin.file != first.file || origin.position.line != first.position.line + k {
+                return None;
+            }
+        }
+        let end = if ends_line_before {
+            let line = first.position.line + (last_line - start.line) + 1;
+            Position { line, character: 0 }
+        } else {
+            self.positions
+                .to_chapter(&self.located(tangled, end))?
+                .position
+        };
+        if end < first.position {
+            return None;
+        }
+        let (prefix, ending) = self.positions.line_frame(tangled, start.line)?;
+        let text = edit["newText"]
+            .as_str()?
+            .replace('\n', &format!("{ending}{prefix}"));
+        let uri = uri_of(&self.crate_dir.join(&first.file));
+        let range = json!({"start": lsp(first.position), "end": lsp(end)});
+        Some((uri, json!({"range": range, "newText": text})))
+    }
+
+    fn located(&self, tangled: &str, position: Position) -> Located {
+        Located {
+            file: tangled.to_string(),
+            position,
+        }
+    }
+
+    /// A `WorkspaceEdit` (a rename's, a code action's) as edits of chapters, each made exactly
+    /// ([`Rewriter::chapter_edit`]): an edit made through a chunk used twice appears once. Edits
+    /// with no exact place in a chapter are left out and counted.
     pub fn workspace_edit(&self, edit: &Value) -> (Value, usize) {
         let mut by_uri: BTreeMap<String, Vec<Value>> = BTreeMap::new();
         let mut left_out = 0;
         for (uri, edits) in document_edits(edit) {
             for text_edit in edits {
-                let rewritten = self
-                    .location(&uri, &text_edit["range"])
-                    .map(|(uri, range)| {
-                        (
-                            uri,
-                            json!({"range": range, "newText": text_edit["newText"]}),
-                        )
-                    });
+                let rewritten = match self.target(&uri) {
+                    Target::Tangled(name) => self.chapter_edit(&name, &text_edit),
+                    Target::Elsewhere => Some((uri.clone(), text_edit.clone())),
+                    Target::Nowhere => None,
+                };
                 match rewritten {
                     Some((uri, text_edit)) => {
                         let list = by_uri.entry(uri).or_default();

@@ -13,10 +13,11 @@ use serde_json::{Value, json};
 
 use crate::TangledFile;
 use crate::lsp::analyzer::{Analyzer, find_rust_analyzer};
+use crate::lsp::analyzer_settings::{initialize_params, settings};
 use crate::lsp::editor::Editor;
 use crate::lsp::mirror::Mirror;
 use crate::lsp::pending::Restarts;
-use crate::lsp::tokens::{TOKEN_MODIFIERS, TOKEN_TYPES, Translation};
+use crate::lsp::tokens::Translation;
 use crate::lsp::uri::uri_of;
 
 /// The id of the request that initializes rust-analyzer.
@@ -135,7 +136,7 @@ impl RustAnalyzer {
         });
         match started {
             Ok((analyzer, mirror)) => {
-                let params = self.initialize_params(&mirror);
+                let params = initialize_params(&self.editor_capabilities, &self.features, &mirror);
                 analyzer
                     .send(Request::new(ANALYZER_INIT.into(), "initialize".into(), params).into());
                 self.state = State::Running {
@@ -153,67 +154,6 @@ impl RustAnalyzer {
                 false
             }
         }
-    }
-
-    fn initialize_params(&self, mirror: &Mirror) -> Value {
-        let editor = &self.editor_capabilities["textDocument"];
-        let mut text_document = json!({
-            "synchronization": {"didSave": true},
-            "publishDiagnostics": {"relatedInformation": true},
-            "definition": {"linkSupport": false},
-            "typeDefinition": {"linkSupport": false},
-            "implementation": {"linkSupport": false},
-            "rename": {"prepareSupport": true},
-            "documentHighlight": {},
-            "selectionRange": {},
-            "callHierarchy": {},
-            "inlayHint": {},
-            "semanticTokens": {
-                "requests": {"full": true},
-                "tokenTypes": TOKEN_TYPES,
-                "tokenModifiers": TOKEN_MODIFIERS,
-                "formats": ["relative"],
-            },
-            // Actions come with their edits (no resolving later), as literals the server can move.
-            "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": [
-                "", "quickfix", "refactor", "refactor.extract", "refactor.inline",
-                "refactor.rewrite", "source", "source.organizeImports",
-            ]}}},
-        });
-        for key in ["hover", "completion", "signatureHelp"] {
-            if !editor[key].is_null() {
-                text_document[key] = editor[key].clone();
-            }
-        }
-        let manifest = mirror.dir.join("Cargo.toml");
-        json!({
-            "processId": std::process::id(),
-            "rootUri": uri_of(&mirror.dir),
-            "workspaceFolders": [{"uri": uri_of(&mirror.dir), "name": "literate-lsp"}],
-            "capabilities": {
-                "textDocument": text_document,
-                "workspace": {"workspaceEdit": {"documentChanges": false}, "configuration": true},
-                "experimental": {"serverStatusNotification": true},
-            },
-            "initializationOptions": self.settings(&manifest),
-        })
-    }
-
-    /// rust-analyzer's settings for the mirror whose manifest is `manifest`.
-    fn settings(&self, manifest: &Path) -> Value {
-        json!({
-            "linkedProjects": [manifest.to_string_lossy()],
-            "checkOnSave": true,
-            "check": {"command": "check", "allTargets": true},
-            // The crate's default features, and those the chapters open in the editor need (code
-            // behind a feature, like the game's window, is code of the book too); checking a
-            // feature's crates before a chapter needs them would make the first save's check wait.
-            "cargo": {"features": self.features},
-            "files": {"watcher": "server"},
-            // Every token of the code has a type, brackets and punctuation included, so that a
-            // chapter's chunks are highlighted by meaning line for line.
-            "semanticHighlighting": {"punctuation": {"enable": true, "specialization": {"enable": true}}},
-        })
     }
 
     /// Turns on `features` for rust-analyzer (it is told its settings changed, and asks for them)
@@ -361,7 +301,7 @@ impl RustAnalyzer {
     /// Answers a request rust-analyzer sends its client; its settings it asks for are the server's.
     pub fn answer(&self, request: Request) {
         let settings = self.mirror().map_or(Value::Null, |mirror| {
-            self.settings(&mirror.dir.join("Cargo.toml"))
+            settings(&self.features, &mirror.dir.join("Cargo.toml"))
         });
         let response = match answer_analyzer(&request, &settings) {
             Ok(result) => Response::new_ok(request.id, result),

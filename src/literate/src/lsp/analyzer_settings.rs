@@ -1,0 +1,76 @@
+//! What rust-analyzer is told of the editor and of the server's settings for it.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::lsp::mirror::Mirror;
+use crate::lsp::tokens::{TOKEN_MODIFIERS, TOKEN_TYPES};
+use crate::lsp::uri::uri_of;
+
+/// What rust-analyzer is told when it starts on `mirror`: what the editor behind the server can show
+/// (parts of `editor_capabilities`), and its settings.
+pub fn initialize_params(
+    editor_capabilities: &Value,
+    features: &[String],
+    mirror: &Mirror,
+) -> Value {
+    let editor = &editor_capabilities["textDocument"];
+    let mut text_document = json!({
+        "synchronization": {"didSave": true},
+        "publishDiagnostics": {"relatedInformation": true},
+        "definition": {"linkSupport": false},
+        "typeDefinition": {"linkSupport": false},
+        "implementation": {"linkSupport": false},
+        "rename": {"prepareSupport": true},
+        "documentHighlight": {},
+        "selectionRange": {},
+        "callHierarchy": {},
+        "inlayHint": {},
+        "semanticTokens": {
+            "requests": {"full": true},
+            "tokenTypes": TOKEN_TYPES,
+            "tokenModifiers": TOKEN_MODIFIERS,
+            "formats": ["relative"],
+        },
+        // Actions come with their edits (no resolving later), as literals the server can move.
+        "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": [
+            "", "quickfix", "refactor", "refactor.extract", "refactor.inline",
+            "refactor.rewrite", "source", "source.organizeImports",
+        ]}}},
+    });
+    for key in ["hover", "completion", "signatureHelp"] {
+        if !editor[key].is_null() {
+            text_document[key] = editor[key].clone();
+        }
+    }
+    let manifest = mirror.dir.join("Cargo.toml");
+    json!({
+        "processId": std::process::id(),
+        "rootUri": uri_of(&mirror.dir),
+        "workspaceFolders": [{"uri": uri_of(&mirror.dir), "name": "literate-lsp"}],
+        "capabilities": {
+            "textDocument": text_document,
+            "workspace": {"workspaceEdit": {"documentChanges": false}, "configuration": true},
+            "experimental": {"serverStatusNotification": true},
+        },
+        "initializationOptions": settings(features, &manifest),
+    })
+}
+
+/// rust-analyzer's settings for the mirror whose manifest is `manifest`, with `features` on.
+pub fn settings(features: &[String], manifest: &Path) -> Value {
+    json!({
+        "linkedProjects": [manifest.to_string_lossy()],
+        "checkOnSave": true,
+        "check": {"command": "check", "allTargets": true},
+        // The crate's default features, and those the chapters open in the editor need (code
+        // behind a feature, like the game's window, is code of the book too); checking a
+        // feature's crates before a chapter needs them would make the first save's check wait.
+        "cargo": {"features": features},
+        "files": {"watcher": "server"},
+        // Every token of the code has a type, brackets and punctuation included, so that a
+        // chapter's chunks are highlighted by meaning line for line.
+        "semanticHighlighting": {"punctuation": {"enable": true, "specialization": {"enable": true}}},
+    })
+}
