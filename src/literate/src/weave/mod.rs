@@ -1,8 +1,9 @@
 //! Weaving: the chapters as mdbook renders them. Every chunk part becomes one code block under a
 //! caption with its name, an anchor and links to all its parts, with a note of where it is used below;
-//! the references and the identifiers inside the code are linked (by `book/theme/chunks.js`, after
-//! mdbook's highlighting, from data the weaver puts on each chunk); figure directives become
-//! pictures; and the index directives become the index of chunks and the index of identifiers.
+//! the references and the identifiers inside the code are linked (by `chunks.js`, see
+//! [`crate::theme`], after mdbook's highlighting, from data the weaver puts on each chunk); figure
+//! directives become pictures; and the index directives become the index of chunks and the index of
+//! identifiers.
 
 mod chunk_html;
 mod definitions;
