@@ -39,8 +39,18 @@ pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
         .unwrap_or("the crate")
         .to_string();
     let root = RootFile::of(crate_dir);
-    let code = fs::read_to_string(crate_dir.join(root.shell())).ok();
     let mut refusals = Vec::new();
+    let code = match fs::read_to_string(crate_dir.join(root.shell())) {
+        Ok(code) => Some(code),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            refusals.push(format!(
+                "{} cannot be read ({e}), so it is not moved into the book",
+                root.shell()
+            ));
+            None
+        }
+    };
     let book_toml = join(&project.book_root, "book.toml");
     let summary = project.chapter_display("SUMMARY.md");
     let chapter = project.chapter_display("introduction.md");
@@ -62,7 +72,8 @@ pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
         Some(code) => split_inner_attributes(code),
         None => (String::new(), sample(&root)),
     };
-    for (number, line) in body.lines().enumerate() {
+    let moved = if code.is_some() { body.as_str() } else { "" };
+    for (number, line) in moved.lines().enumerate() {
         if marker(line).is_some() {
             refusals.push(format!(
                 "{}:{}: this line reads as a chunk marker in a chapter; change it before the code \
