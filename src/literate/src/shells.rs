@@ -288,13 +288,7 @@ fn required_features(manifest: &str) -> Vec<(String, Vec<String>)> {
         ("bench", "benches"),
         ("example", "examples"),
     ] {
-        let Some(tables) = document
-            .get(key)
-            .and_then(toml_edit::Item::as_array_of_tables)
-        else {
-            continue;
-        };
-        for table in tables {
+        for table in target_tables(&document, key) {
             let Some(features) = table.get("required-features").and_then(|f| f.as_array()) else {
                 continue;
             };
@@ -316,6 +310,17 @@ fn required_features(manifest: &str) -> Vec<(String, Vec<String>)> {
     found
 }
 
+/// The tables of a manifest's targets of one kind (`[[bin]]`, `[[test]]`, …); none when it has none.
+fn target_tables<'d>(
+    document: &'d toml_edit::DocumentMut,
+    key: &str,
+) -> impl Iterator<Item = &'d toml_edit::Table> {
+    let tables = document
+        .get(key)
+        .and_then(toml_edit::Item::as_array_of_tables);
+    tables.into_iter().flatten()
+}
+
 /// The programs and benchmarks a manifest declares: (kind in words, name, path). A manifest that
 /// does not parse declares none (cargo reports it).
 fn manifest_targets(manifest: &str) -> Vec<(&'static str, String, String)> {
@@ -324,13 +329,7 @@ fn manifest_targets(manifest: &str) -> Vec<(&'static str, String, String)> {
     };
     let mut targets = Vec::new();
     for (key, kind) in [("bin", "program"), ("bench", "benchmark")] {
-        let Some(tables) = document
-            .get(key)
-            .and_then(toml_edit::Item::as_array_of_tables)
-        else {
-            continue;
-        };
-        for table in tables {
+        for table in target_tables(&document, key) {
             let text = |key: &str| table.get(key)?.as_str().map(str::to_string);
             if let (Some(name), Some(path)) = (text("name"), text("path")) {
                 targets.push((kind, name, path));

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 mod support;
 
-use support::{literate_dir, roman};
+use support::{literate_dir, roman, roman_with_a_failing_test};
 
 /// Runs a command in `dir`, with the target directory the other fixture crates share, so that the
 /// tangler is compiled once; `PATH` starts with the weaver's directory.
@@ -119,14 +119,7 @@ fn its_mistakes_are_reported_at_its_own_chapter_lines() {
 
 #[test]
 fn literate_test_reports_a_failing_test_and_its_backtrace_at_chapter_lines() {
-    let book = roman();
-    let chapter = book.path().join("docs/chapters/there-and-back.md");
-    let text = fs::read_to_string(&chapter).unwrap();
-    let failing = text.replace(
-        "assert_eq!(to_roman(0), None);",
-        "assert_eq!(to_roman(0), Some(String::new()));",
-    );
-    fs::write(&chapter, &failing).unwrap();
+    let (book, text, failing) = roman_with_a_failing_test();
     let mut test = literate(&["test", "--test", "round_trip"]);
     test.env("RUST_BACKTRACE", "1");
     let output = run(test, book.path());
@@ -146,6 +139,7 @@ fn literate_test_reports_a_failing_test_and_its_backtrace_at_chapter_lines() {
     assert!(!stdout.contains("/out/round_trip.rs"), "{stdout}");
 
     let broken = text.replace("for n in 1..=3999 {", "for n in 1..=3999u8 {");
+    let chapter = book.path().join("docs/chapters/there-and-back.md");
     fs::write(&chapter, &broken).unwrap();
     let output = run(literate(&["build", "--tests"]), book.path());
     assert_eq!(output.status.code(), Some(101));

@@ -17,7 +17,7 @@ mod support;
 
 use lsp_server::{Message, Notification, Request, Response, ResponseError};
 use serde_json::{Value, json};
-use support::{copy_tree, roman};
+use support::{copy_tree, roman, roman_with_a_failing_test};
 
 /// How long rust-analyzer may take to load the book's crate and check it, on a busy machine.
 const LOADING: Duration = Duration::from_secs(900);
@@ -930,14 +930,7 @@ fn a_second_book_in_a_layout_of_its_own_is_served() {
 
 #[test]
 fn a_test_run_from_its_lens_fails_at_its_chapter_line() {
-    let book = roman();
-    let chapter = book.path().join("docs/chapters/there-and-back.md");
-    let text = fs::read_to_string(&chapter).unwrap();
-    let failing = text.replace(
-        "assert_eq!(to_roman(0), None);",
-        "assert_eq!(to_roman(0), Some(String::new()));",
-    );
-    fs::write(&chapter, &failing).unwrap();
+    let (book, _, failing) = roman_with_a_failing_test();
     let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-target");
     let env = [

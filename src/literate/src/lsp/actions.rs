@@ -50,6 +50,23 @@ mod tests {
 
     const CHAPTER: &str = "# A\n\n```rust\n// <<file:a.rs>>=\nfn f() -> u8 {\n    1\n}\n```\n";
 
+    /// The positions of a one-chapter book whose root `a.rs` has `fn f` on its third line.
+    fn positions_of(chapter: &str) -> Positions {
+        let (web, _) = Web::parse(vec![SourceText::new("book/src/a.md", chapter)]);
+        let files = tangle(&web).unwrap();
+        assert!(files[0].text.lines().nth(2).unwrap().starts_with("fn f()"));
+        Positions::new(&files, &[("book/src/a.md".into(), chapter.into())])
+    }
+
+    /// A rewriter for a mirror in `/m` of a crate in `/c`.
+    fn rewriter<'a>(positions: &'a Positions, mirror: &'a Mirror) -> Rewriter<'a> {
+        Rewriter {
+            positions,
+            mirror,
+            crate_dir: Path::new("/c"),
+        }
+    }
+
     fn action(line: u64, text: &str) -> Value {
         let range =
             json!({"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}});
@@ -59,18 +76,11 @@ mod tests {
 
     #[test]
     fn an_action_is_moved_into_the_chapter_or_offered_disabled_with_why() {
-        let (web, _) = Web::parse(vec![SourceText::new("book/src/a.md", CHAPTER)]);
-        let files = tangle(&web).unwrap();
-        assert!(files[0].text.lines().nth(2).unwrap().starts_with("fn f()"));
-        let positions = Positions::new(&files, &[("book/src/a.md".into(), CHAPTER.into())]);
+        let positions = positions_of(CHAPTER);
         let mirror = Mirror {
             dir: PathBuf::from("/m"),
         };
-        let rewriter = Rewriter {
-            positions: &positions,
-            mirror: &mirror,
-            crate_dir: Path::new("/c"),
-        };
+        let rewriter = rewriter(&positions, &mirror);
         let result = json!([action(2, "// f\n"), action(0, "use x;\n"), {"title": "run", "command": "rust-analyzer.runSingle"}]);
         let actions = code_actions(&rewriter, &result);
         let actions = actions.as_array().unwrap();
@@ -93,17 +103,11 @@ mod tests {
     #[test]
     fn a_new_line_in_a_quoted_crlf_chunk_keeps_the_quote_and_the_line_ending() {
         let chapter = "# A\r\n\r\n> ```rust\r\n> // <<file:a.rs>>=\r\n> fn f() -> u8 {\r\n>     1\r\n> }\r\n> ```\r\n";
-        let (web, _) = Web::parse(vec![SourceText::new("book/src/a.md", chapter)]);
-        let files = tangle(&web).unwrap();
-        let positions = Positions::new(&files, &[("book/src/a.md".into(), chapter.into())]);
+        let positions = positions_of(chapter);
         let mirror = Mirror {
             dir: PathBuf::from("/m"),
         };
-        let rewriter = Rewriter {
-            positions: &positions,
-            mirror: &mirror,
-            crate_dir: Path::new("/c"),
-        };
+        let rewriter = rewriter(&positions, &mirror);
         let actions = code_actions(&rewriter, &json!([action(2, "fn g() {}\n")]));
         let chapter_uri = uri_of(Path::new("/c/book/src/a.md"));
         let edit = &actions[0]["edit"]["changes"][&chapter_uri][0];

@@ -39,3 +39,17 @@ pub fn roman() -> tempfile::TempDir {
     fs::copy(lock, dir.path().join("Cargo.lock")).unwrap();
     dir
 }
+
+/// A copy of the second book whose test `numbers_without_numerals_and_numerals_of_no_number` fails
+/// (in `docs/chapters/there-and-back.md`), with that chapter's text before and after.
+pub fn roman_with_a_failing_test() -> (tempfile::TempDir, String, String) {
+    let book = roman();
+    let chapter = book.path().join("docs/chapters/there-and-back.md");
+    let text = fs::read_to_string(&chapter).unwrap();
+    let failing = text.replace(
+        "assert_eq!(to_roman(0), None);",
+        "assert_eq!(to_roman(0), Some(String::new()));",
+    );
+    fs::write(&chapter, &failing).unwrap();
+    (book, text, failing)
+}
