@@ -52,6 +52,7 @@ pub fn initialize_params(
         "capabilities": {
             "textDocument": text_document,
             "workspace": {"workspaceEdit": {"documentChanges": false}, "configuration": true},
+            "window": {"workDoneProgress": true},
             "experimental": {"serverStatusNotification": true},
         },
         "initializationOptions": settings(features, &manifest),

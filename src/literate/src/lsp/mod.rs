@@ -17,6 +17,7 @@ mod hints;
 mod mirror;
 mod pending;
 mod positions;
+mod progress;
 mod rewrite;
 mod run_test;
 mod rust_analyzer;

@@ -17,6 +17,7 @@ use crate::lsp::analyzer_settings::{initialize_params, settings};
 use crate::lsp::editor::Editor;
 use crate::lsp::mirror::Mirror;
 use crate::lsp::pending::Restarts;
+use crate::lsp::progress::Progress;
 use crate::lsp::tokens::Translation;
 use crate::lsp::uri::uri_of;
 
@@ -63,6 +64,8 @@ pub struct RustAnalyzer {
     translation: Translation,
     /// The crate's features rust-analyzer analyses and checks with, beyond its defaults.
     features: Vec<String>,
+    /// The work it reports, passed on to the editor.
+    progress: Progress,
 }
 
 impl RustAnalyzer {
@@ -73,6 +76,7 @@ impl RustAnalyzer {
             restarts: Restarts::default(),
             next_id: ANALYZER_INIT + 1,
             announced_ready: false,
+            progress: Progress::new(&editor_capabilities),
             editor_capabilities,
             translation: Translation::default(),
             features: Vec::new(),
@@ -192,6 +196,7 @@ impl RustAnalyzer {
     /// not any more; the editor is told which.
     pub fn stopped(&mut self, editor: &Editor) {
         self.sent.clear();
+        self.progress.abandon(editor);
         self.announced_ready = false;
         match self.restarts.stopped(Instant::now()) {
             Some(wait) => {
@@ -298,8 +303,17 @@ impl RustAnalyzer {
         self.send(Notification::new("exit".into(), Value::Null).into());
     }
 
-    /// Answers a request rust-analyzer sends its client; its settings it asks for are the server's.
-    pub fn answer(&self, request: Request) {
+    /// rust-analyzer reports work begun, going on or ended: the editor sees it too.
+    pub fn report_progress(&mut self, params: Value, editor: &Editor) {
+        self.progress.report(params, editor);
+    }
+
+    /// Answers a request rust-analyzer sends its client; its settings it asks for are the server's,
+    /// and a progress token it creates is created in the editor too.
+    pub fn answer(&mut self, request: Request, editor: &Editor) {
+        if request.method == "window/workDoneProgress/create" {
+            self.progress.create(&request.params, editor);
+        }
         let settings = self.mirror().map_or(Value::Null, |mirror| {
             settings(&self.features, &mirror.dir.join("Cargo.toml"))
         });

@@ -257,7 +257,7 @@ impl Server {
                 }
             }
             Message::Response(response) => self.forwarder().answered(response),
-            Message::Request(request) => self.analyzer.answer(request),
+            Message::Request(request) => self.analyzer.answer(request, &self.editor),
             Message::Notification(notification) => self.analyzer_notification(notification),
         }
     }
@@ -276,6 +276,7 @@ impl Server {
                     .set_analyzer(name, diagnostics.unwrap_or_default());
                 self.publish();
             }
+            "$/progress" => self.analyzer.report_progress(params, &self.editor),
             "experimental/serverStatus" if self.analyzer.loaded(&params) => {
                 self.editor.log("rust-analyzer has loaded the book's code");
             }

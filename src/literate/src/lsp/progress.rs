@@ -1,0 +1,78 @@
+//! rust-analyzer's work in progress (loading the workspace, indexing, `cargo check`), shown in the
+//! editor as it would be for a `.rs` file: each piece of work rust-analyzer reports is reported to
+//! the editor under the same token, and work still going when rust-analyzer stops is ended there, so
+//! that no progress is left spinning.
+
+use std::collections::BTreeMap;
+
+use lsp_server::{Message, Request};
+use lsp_types::notification::{Notification as _, Progress as ProgressNotification};
+use lsp_types::request::{Request as _, WorkDoneProgressCreate};
+use serde_json::{Value, json};
+
+use crate::lsp::editor::Editor;
+
+/// The work rust-analyzer has begun and not yet ended.
+pub struct Progress {
+    /// Whether the editor said it shows work done progress.
+    shown: bool,
+    /// The work begun and not ended, by its token (as JSON text): its token.
+    going: BTreeMap<String, Value>,
+    /// The number of the next request the server sends the editor to create a token.
+    next_id: u32,
+}
+
+impl Progress {
+    pub fn new(editor_capabilities: &Value) -> Progress {
+        Progress {
+            shown: editor_capabilities["window"]["workDoneProgress"] == true,
+            going: BTreeMap::new(),
+            next_id: 0,
+        }
+    }
+
+    /// rust-analyzer asks for a token to report work under: the editor is asked for the same one.
+    pub fn create(&mut self, params: &Value, editor: &Editor) {
+        if !self.shown {
+            return;
+        }
+        self.next_id += 1;
+        let id = format!("literate/progress/{}", self.next_id);
+        let request = Request::new(
+            id.into(),
+            WorkDoneProgressCreate::METHOD.into(),
+            params.clone(),
+        );
+        editor.send(Message::Request(request));
+    }
+
+    /// rust-analyzer reports work begun, going on or ended: the editor is told the same.
+    pub fn report(&mut self, params: Value, editor: &Editor) {
+        let token = &params["token"];
+        match params["value"]["kind"].as_str() {
+            Some("begin") => {
+                self.going.insert(token.to_string(), token.clone());
+            }
+            Some("end") => {
+                self.going.remove(&token.to_string());
+            }
+            _ => {}
+        }
+        if self.shown {
+            editor.notify(ProgressNotification::METHOD, params);
+        }
+    }
+
+    /// rust-analyzer stopped: the work it had going is ended in the editor.
+    pub fn abandon(&mut self, editor: &Editor) {
+        for token in std::mem::take(&mut self.going).into_values() {
+            if self.shown {
+                let end = json!({"kind": "end", "message": "rust-analyzer stopped"});
+                editor.notify(
+                    ProgressNotification::METHOD,
+                    json!({"token": token, "value": end}),
+                );
+            }
+        }
+    }
+}
