@@ -207,3 +207,27 @@ fn a_failing_test_of_the_book_is_reported_at_its_line_in_tests_md() {
     assert!(stdout.contains(&place), "{stdout}");
     assert!(!stdout.contains("/out/tests.rs"), "{stdout}");
 }
+
+#[test]
+fn a_panic_in_the_game_s_program_is_reported_at_its_line_in_run_md() {
+    let copy = copy_of_chat_noir();
+    let chapter = copy.path().join("book/src/run.md");
+    let text = fs::read_to_string(&chapter).unwrap();
+    let parse = "    let options = Options::parse();\n";
+    let wrong = "assert!(options.size < 5, \"a board of {} cells a side\", options.size);";
+    let panicking = text.replacen(parse, &format!("{parse}    {wrong}\n"), 1);
+    assert_ne!(panicking, text, "run.md's main parses the options");
+    fs::write(&chapter, &panicking).unwrap();
+    let mut program = Command::new(env!("CARGO_BIN_EXE_literate"));
+    program.args(["run", "--features", "window", "--", "--seed", "1"]);
+    program.env("RUST_BACKTRACE", "1");
+    let output = run(program, copy.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(101), "{stderr}");
+    let line = panicking.lines().position(|l| l.contains(wrong)).unwrap() + 1;
+    let place = format!("panicked at book/src/run.md:{line}:5:  [tangled: OUT_DIR/main.rs:");
+    assert!(stderr.contains(&place), "{stderr}");
+    let frame = format!("at book/src/run.md:{line}:5  [tangled: OUT_DIR/main.rs:");
+    assert!(stderr.contains(&frame), "a backtrace frame: {stderr}");
+    assert!(!stderr.contains("/out/main.rs"), "{stderr}");
+}
