@@ -4,6 +4,7 @@
 //! The server runs on an in-memory connection; rust-analyzer is the first on `PATH` (`bash .ci/run`
 //! builds one). Without one, nothing is measured and the benchmark says so.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -29,17 +30,23 @@ fn crate_dir() -> PathBuf {
 struct Editor {
     connection: Connection,
     next_id: i32,
+    /// The work rust-analyzer has begun and not ended (loading, indexing, `cargo check`), by token.
+    going: BTreeSet<String>,
 }
 
 impl Editor {
-    /// A server on the book with rust-analyzer loaded: it has answered a hover in `input.md`.
+    /// A server on the book with rust-analyzer loaded and warm: it has answered a hover in
+    /// `input.md`, and the work rust-analyzer began after loading (indexing, its first `cargo
+    /// check`) has ended, with nothing begun for 3 s.
     fn loaded() -> Editor {
         let (server, editor) = Connection::memory();
         let dir = crate_dir();
-        thread::spawn(move || literate::lsp::serve_book(server, &dir, json!({})));
+        let capabilities = json!({"window": {"workDoneProgress": true}});
+        thread::spawn(move || literate::lsp::serve_book(server, &dir, capabilities));
         let mut editor = Editor {
             connection: editor,
             next_id: 1,
+            going: BTreeSet::new(),
         };
         let text = editor.open("input.md");
         let line = text
@@ -55,7 +62,31 @@ impl Editor {
             assert!(Instant::now() < deadline, "rust-analyzer did not load");
             thread::sleep(Duration::from_millis(500));
         }
-        editor
+        let quiet = Duration::from_secs(3);
+        loop {
+            match editor.connection.receiver.recv_timeout(quiet) {
+                Ok(message) => editor.note(&message),
+                Err(_) if editor.going.is_empty() => return editor,
+                Err(_) => {}
+            }
+            assert!(Instant::now() < deadline, "rust-analyzer did not settle");
+        }
+    }
+
+    /// Keeps track of the work rust-analyzer reports.
+    fn note(&mut self, message: &Message) {
+        let Message::Notification(notification) = message else {
+            return;
+        };
+        if notification.method != "$/progress" {
+            return;
+        }
+        let token = notification.params["token"].to_string();
+        match notification.params["value"]["kind"].as_str() {
+            Some("begin") => self.going.insert(token),
+            Some("end") => self.going.remove(&token),
+            _ => false,
+        };
     }
 
     fn uri(chapter: &str) -> String {
@@ -87,7 +118,7 @@ impl Editor {
                 Message::Response(response) if response.id == id.into() => {
                     return response.result.unwrap_or(Value::Null);
                 }
-                _ => {}
+                message => self.note(&message),
             }
         }
     }

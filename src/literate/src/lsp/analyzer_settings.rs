@@ -28,7 +28,7 @@ pub fn initialize_params(
         "callHierarchy": {},
         "inlayHint": {},
         "semanticTokens": {
-            "requests": {"full": true},
+            "requests": {"full": true, "range": true},
             "tokenTypes": TOKEN_TYPES,
             "tokenModifiers": TOKEN_MODIFIERS,
             "formats": ["relative"],

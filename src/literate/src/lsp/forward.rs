@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use lsp_server::{Request, RequestId, Response};
+use lsp_server::{Request, Response};
 use lsp_types::MessageType;
 
 use crate::lsp::actions::code_actions;
@@ -31,7 +31,7 @@ pub struct Forwarder<'a> {
 }
 
 /// The requests about a whole chapter, answered from every tangled file with code from it: asked
-/// of rust-analyzer one file after another, then put together.
+/// of rust-analyzer in pieces all at once, then put together.
 const GATHERED: [&str; 3] = [
     "textDocument/inlayHint",
     "textDocument/semanticTokens/full",
@@ -100,9 +100,9 @@ impl Forwarder<'_> {
         self.pending.forwarded(id, sent);
     }
 
-    /// Asks rust-analyzer about every tangled file with code from `chapter`, one after another; the
-    /// editor's request is answered once all have answered (or at once, with what the server
-    /// knows itself, when there is no rust-analyzer).
+    /// Asks rust-analyzer about every tangled file with code from `chapter`, in pieces of lines
+    /// all sent at once; the editor's request is answered once all have answered (or at once, with
+    /// what the server knows itself, when there is no rust-analyzer).
     fn gather(&mut self, request: Request, chapter: &str) {
         let range = &request.params["range"];
         let line = |key: &str| range[key]["line"].as_u64().map(|l| l as usize);
@@ -112,69 +112,50 @@ impl Forwarder<'_> {
         };
         let last = lines.1.min(self.book.current_lines(chapter));
         let spans = self.book.positions.tangled_lines(chapter, lines.0, last);
-        let mut files: Vec<Value> = spans
-            .into_iter()
-            .map(|(file, (first, last))| json!([file, first, last]))
-            .collect();
-        files.sort_by(|a, b| a[0].as_str().cmp(&b[0].as_str()));
-        let asked =
-            json!({"files": files, "gathered": [], "chapter": chapter, "params": request.params});
+        let asked = json!({"chapter": chapter, "params": request.params});
         match self.analyzer.availability() {
-            Availability::Ready(_) if !files.is_empty() => {
-                self.ask_next(request.id, request.method, asked)
+            Availability::Ready(mirror) if !spans.is_empty() => {
+                let method = match request.method.as_str() {
+                    "textDocument/inlayHint" => "textDocument/inlayHint",
+                    _ => "textDocument/semanticTokens/range",
+                };
+                let threads = std::thread::available_parallelism().map_or(1, usize::from);
+                let mut asks = Vec::new();
+                for (file, span) in spans {
+                    let Some(tangled) = self.book.positions.files().find(|f| f.name == file) else {
+                        continue;
+                    };
+                    let document = json!({"uri": uri_of(&mirror.path_of(file))});
+                    for range in piece_ranges(&tangled.text, span, threads) {
+                        let params = json!({"textDocument": document, "range": range});
+                        asks.push((file.to_string(), params));
+                    }
+                }
+                self.pending.gather(request.id.clone(), asked, asks.len());
+                for (tangled, params) in asks {
+                    let id = self.analyzer.request(method.into(), params);
+                    let sent = Sent {
+                        editor_id: request.id.clone(),
+                        method: request.method.clone(),
+                        tangled,
+                        chapter_uri: String::new(),
+                        asked: Value::Null,
+                    };
+                    self.pending.forwarded(id, sent);
+                }
             }
             Availability::Later => self.pending.wait(request),
             _ => {
-                let answer = self.put_together(&request.method, &asked);
+                let answer = self.put_together(&request.method, &asked, &[]);
                 self.editor.respond(request.id, answer);
             }
         }
     }
 
-    /// Asks rust-analyzer about the next of the files a gathered request still waits for.
-    fn ask_next(&mut self, editor_id: RequestId, method: String, mut asked: Value) {
-        let next = match asked["files"].as_array_mut() {
-            Some(files) if !files.is_empty() => files.remove(0),
-            _ => return,
-        };
-        let file = next[0].as_str().unwrap_or_default().to_string();
-        let line = |at: usize| next[at].as_u64().unwrap_or(0);
-        let (Some(mirror), Some(tangled)) = (
-            self.analyzer.mirror(),
-            self.book.positions.files().find(|f| f.name == file),
-        ) else {
-            return self.editor.respond(editor_id, Value::Null);
-        };
-        let document = json!({"uri": uri_of(&mirror.path_of(&tangled.name))});
-        let (analyzer_method, params) = if method == "textDocument/inlayHint" {
-            let end = json!({"line": line(2) + 1, "character": 0});
-            let range = json!({"start": {"line": line(1), "character": 0}, "end": end});
-            (
-                "textDocument/inlayHint",
-                json!({"textDocument": document, "range": range}),
-            )
-        } else {
-            (
-                "textDocument/semanticTokens/full",
-                json!({"textDocument": document}),
-            )
-        };
-        let id = self.analyzer.request(analyzer_method.into(), params);
-        let sent = Sent {
-            editor_id,
-            method,
-            tangled: file,
-            chapter_uri: String::new(),
-            asked,
-        };
-        self.pending.forwarded(id, sent);
-    }
-
-    /// The answer to a gathered request, from rust-analyzer's answers about each file, moved into
-    /// the chapter (and, for semantic tokens, the chunk markers' own).
-    fn put_together(&mut self, method: &str, asked: &Value) -> Value {
+    /// The answer to a gathered request, from rust-analyzer's answers about each piece (tangled
+    /// file, result), moved into the chapter (and, for semantic tokens, the chunk markers' own).
+    fn put_together(&mut self, method: &str, asked: &Value, gathered: &[(String, Value)]) -> Value {
         let chapter = asked["chapter"].as_str().unwrap_or_default();
-        let gathered = asked["gathered"].as_array().cloned().unwrap_or_default();
         let positions = &self.book.positions;
         if method == "textDocument/inlayHint" {
             let Some(mirror) = self.analyzer.mirror() else {
@@ -189,11 +170,8 @@ impl Forwarder<'_> {
             let line = |key: &str| range[key]["line"].as_u64().unwrap_or(0) as usize;
             let lines = (line("start"), line("end"));
             let mut hints = Vec::new();
-            for answer in &gathered {
-                let tangled = answer[0].as_str().unwrap_or_default();
-                hints.extend(hints_in_chapter(
-                    &rewriter, tangled, &answer[1], chapter, lines,
-                ));
+            for (tangled, result) in gathered {
+                hints.extend(hints_in_chapter(&rewriter, tangled, result, chapter, lines));
             }
             hints.sort_by_key(|h| {
                 (
@@ -206,9 +184,8 @@ impl Forwarder<'_> {
         }
         let mut found = marker_tokens(&self.book.web, chapter);
         let translation = self.analyzer.translation();
-        for answer in &gathered {
-            let tangled = answer[0].as_str().unwrap_or_default();
-            let data: Vec<u64> = answer[1]["data"]
+        for (tangled, result) in gathered {
+            let data: Vec<u64> = result["data"]
                 .as_array()
                 .into_iter()
                 .flatten()
@@ -238,6 +215,11 @@ impl Forwarder<'_> {
         let Some(forwarded) = self.pending.answered(id) else {
             return;
         };
+        if response.error.is_some() && GATHERED.contains(&forwarded.method.as_str()) {
+            for piece in self.pending.give_up(&forwarded.editor_id) {
+                self.analyzer.cancel(piece);
+            }
+        }
         if let Some(error) = response.error {
             let response = Response::new_err(forwarded.editor_id, error.code, error.message);
             return self.editor.send(response.into());
@@ -252,18 +234,15 @@ impl Forwarder<'_> {
         };
         let result = response.result.unwrap_or(Value::Null);
         if GATHERED.contains(&forwarded.method.as_str()) {
-            let mut asked = forwarded.asked;
-            if let Some(gathered) = asked["gathered"].as_array_mut() {
-                gathered.push(json!([forwarded.tangled, result]));
+            let editor_id = forwarded.editor_id;
+            let gathering = self
+                .pending
+                .piece_answered(&editor_id, forwarded.tangled, result);
+            if let Some(whole) = gathering {
+                let answer = self.put_together(&forwarded.method, &whole.asked, &whole.answers);
+                self.editor.respond(editor_id, answer);
             }
-            if asked["files"]
-                .as_array()
-                .is_some_and(|files| !files.is_empty())
-            {
-                return self.ask_next(forwarded.editor_id, forwarded.method, asked);
-            }
-            let answer = self.put_together(&forwarded.method, &asked);
-            return self.editor.respond(forwarded.editor_id, answer);
+            return;
         }
         let (mut result, warning) = rewritten(&rewriter, &forwarded, result);
         if forwarded.method == "workspace/symbol"
@@ -380,4 +359,73 @@ pub fn rewritten(
         _ => result,
     };
     (answer, None)
+}
+
+/// The ranges, at most `pieces` of about equal length and none shorter than [`PIECE_LINES`], that
+/// the lines `first..=last` (0-based) of the tangled `text` are asked about in. The last ends at the
+/// end of the text if `last` is its last line (a range past it is an error to rust-analyzer).
+fn piece_ranges(text: &str, (first, last): (usize, usize), pieces: usize) -> Vec<Value> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let last = last.min(lines.len() - 1);
+    let first = first.min(last);
+    let length = last + 1 - first;
+    let count = length.div_ceil(PIECE_LINES).clamp(1, pieces.max(1));
+    let size = length.div_ceil(count);
+    (0..count)
+        .map(|n| {
+            let start = first + n * size;
+            let end = (start + size).min(last + 1);
+            let end = if end < lines.len() {
+                json!({"line": end, "character": 0})
+            } else {
+                let width: usize = lines[last].chars().map(char::len_utf16).sum();
+                json!({"line": last, "character": width})
+            };
+            json!({"start": {"line": start, "character": 0}, "end": end})
+        })
+        .collect()
+}
+
+/// The fewest lines a piece of a whole-chapter request is worth asking about on its own.
+const PIECE_LINES: usize = 200;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines_of(range: &Value) -> (u64, u64, u64) {
+        let line = |key: &str| range[key]["line"].as_u64().unwrap();
+        (
+            line("start"),
+            line("end"),
+            range["end"]["character"].as_u64().unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_long_span_is_asked_in_pieces_and_a_short_one_whole() {
+        let text = "let x = 1;\n".repeat(1000);
+        let halves: Vec<_> = piece_ranges(&text, (0, 999), 2)
+            .iter()
+            .map(lines_of)
+            .collect();
+        assert_eq!(halves, [(0, 500, 0), (500, 1000, 0)]);
+        let screenful: Vec<_> = piece_ranges(&text, (100, 159), 8)
+            .iter()
+            .map(lines_of)
+            .collect();
+        assert_eq!(screenful, [(100, 160, 0)]);
+        let capped: Vec<_> = piece_ranges(&text, (0, 999), 64)
+            .iter()
+            .map(lines_of)
+            .collect();
+        assert_eq!(capped.len(), 5, "no piece under {PIECE_LINES} lines");
+    }
+
+    #[test]
+    fn the_last_piece_ends_where_the_text_does() {
+        let text = "fn a() {}\nfn é() {}";
+        let ranges: Vec<_> = piece_ranges(text, (0, 5), 2).iter().map(lines_of).collect();
+        assert_eq!(ranges, [(0, 1, 9)]);
+    }
 }

@@ -1,6 +1,7 @@
 //! The editor's requests the server still owes an answer: those waiting for rust-analyzer to be ready,
-//! and those sent on to it. Every one is answered exactly once: by rust-analyzer, or with an error
-//! when rust-analyzer stops, when the editor cancels it, or when no answer came in time.
+//! and those sent on to it, some in several pieces at once. Every one is answered exactly once: by
+//! rust-analyzer, or with an error when rust-analyzer stops, when the editor cancels it, or when no
+//! answer came in time.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -37,12 +38,21 @@ pub struct Sent {
     pub asked: Value,
 }
 
+/// A request about a whole chapter, asked of rust-analyzer in pieces all at once (so that its
+/// threads share the work): what the answer needs, the pieces' answers so far (tangled file,
+/// result), and how many are still owed.
+pub struct Gathering {
+    pub asked: Value,
+    pub answers: Vec<(String, Value)>,
+    owed: usize,
+}
+
 /// What a cancellation found.
 pub enum Cancelled {
     /// The request had not gone to rust-analyzer yet: it is dropped here.
     Waiting(RequestId),
-    /// rust-analyzer has it, under this id.
-    Forwarded(i32),
+    /// rust-analyzer has it, under these ids (one per piece).
+    Forwarded(Vec<i32>),
     /// It was answered already.
     Unknown,
 }
@@ -63,6 +73,7 @@ pub fn request_id(id: &Value) -> Option<RequestId> {
 pub struct Pending {
     waiting: Vec<(Request, Instant)>,
     forwarded: HashMap<i32, Forwarded>,
+    gathering: HashMap<RequestId, Gathering>,
 }
 
 impl Pending {
@@ -94,22 +105,76 @@ impl Pending {
         self.forwarded.remove(&id)
     }
 
+    /// Records that the editor's request `editor_id` went to rust-analyzer in `pieces` pieces, each
+    /// recorded with [`Pending::forwarded`]; `asked` is what their answers are put together with.
+    pub fn gather(&mut self, editor_id: RequestId, asked: Value, pieces: usize) {
+        let gathering = Gathering {
+            asked,
+            answers: Vec::new(),
+            owed: pieces,
+        };
+        self.gathering.insert(editor_id, gathering);
+    }
+
+    /// A piece of the editor's request `editor_id` was answered with `result` about `tangled`: the
+    /// whole, taken out, once it was the last piece owed.
+    pub fn piece_answered(
+        &mut self,
+        editor_id: &RequestId,
+        tangled: String,
+        result: Value,
+    ) -> Option<Gathering> {
+        let gathering = self.gathering.get_mut(editor_id)?;
+        gathering.answers.push((tangled, result));
+        gathering.owed -= 1;
+        if gathering.owed > 0 {
+            return None;
+        }
+        self.gathering.remove(editor_id)
+    }
+
+    /// The editor's request `editor_id` is answered now (with an error a piece got): its other
+    /// pieces are taken out; the ids rust-analyzer has them under.
+    pub fn give_up(&mut self, editor_id: &RequestId) -> Vec<i32> {
+        self.gathering.remove(editor_id);
+        let ids: Vec<i32> = self
+            .forwarded
+            .iter()
+            .filter(|(_, f)| f.editor_id == *editor_id)
+            .map(|(&id, _)| id)
+            .collect();
+        for id in &ids {
+            self.forwarded.remove(id);
+        }
+        ids
+    }
+
     /// The editor cancels its request `id`.
     pub fn cancel(&mut self, id: &RequestId) -> Cancelled {
         if let Some(i) = self.waiting.iter().position(|(r, _)| r.id == *id) {
             return Cancelled::Waiting(self.waiting.remove(i).0.id);
         }
-        match self.forwarded.iter().find(|(_, f)| f.editor_id == *id) {
-            Some((&analyzer_id, _)) => Cancelled::Forwarded(analyzer_id),
-            None => Cancelled::Unknown,
+        let pieces: Vec<i32> = self
+            .forwarded
+            .iter()
+            .filter(|(_, f)| f.editor_id == *id)
+            .map(|(&analyzer_id, _)| analyzer_id)
+            .collect();
+        if pieces.is_empty() {
+            return Cancelled::Unknown;
         }
+        Cancelled::Forwarded(pieces)
     }
 
-    /// Every request owed, taken out: rust-analyzer has stopped, and none will be answered by it.
+    /// Every request owed, taken out (each once, however many pieces it went in): rust-analyzer has
+    /// stopped, and none will be answered by it.
     pub fn drain(&mut self) -> Vec<RequestId> {
         let waiting = self.waiting.drain(..).map(|(r, _)| r.id);
         let forwarded = self.forwarded.drain().map(|(_, f)| f.editor_id);
-        waiting.chain(forwarded).collect()
+        let mut owed: Vec<RequestId> = waiting.chain(forwarded).collect();
+        dedup_ids(&mut owed);
+        self.gathering.clear();
+        owed
     }
 
     /// The requests owed for longer than [`ANSWER_WITHIN`], taken out: the editor's ids, and the ids
@@ -124,15 +189,19 @@ impl Pending {
             }
             keep
         });
-        let analyzer_ids: Vec<i32> = self
+        let mut late_forwarded: Vec<RequestId> = self
             .forwarded
-            .iter()
-            .filter(|(_, f)| late(&f.since))
-            .map(|(&id, _)| id)
+            .values()
+            .filter(|f| late(&f.since))
+            .map(|f| f.editor_id.clone())
             .collect();
-        for id in &analyzer_ids {
-            editor_ids.extend(self.forwarded.remove(id).map(|f| f.editor_id));
+        dedup_ids(&mut late_forwarded);
+        let mut analyzer_ids = Vec::new();
+        for id in late_forwarded {
+            analyzer_ids.extend(self.give_up(&id));
+            editor_ids.push(id);
         }
+        analyzer_ids.sort_unstable();
         (editor_ids, analyzer_ids)
     }
 
@@ -142,6 +211,12 @@ impl Pending {
         let forwarded = self.forwarded.values().map(|f| f.since);
         waiting.chain(forwarded).min().map(|t| t + ANSWER_WITHIN)
     }
+}
+
+/// Request ids without repeats (a request asked in pieces is owed once).
+fn dedup_ids(ids: &mut Vec<RequestId>) {
+    let mut seen = std::collections::HashSet::new();
+    ids.retain(|id| seen.insert(id.clone()));
 }
 
 /// When to start rust-analyzer again after it stopped: a second after a first stop, twice as long
@@ -197,11 +272,72 @@ mod tests {
         assert!(matches!(pending.cancel(&1.into()), Cancelled::Waiting(id) if id == 1.into()));
         assert!(matches!(
             pending.cancel(&2.into()),
-            Cancelled::Forwarded(10)
+            Cancelled::Forwarded(ids) if ids == [10]
         ));
         assert!(pending.answered(10).is_some());
         assert!(matches!(pending.cancel(&2.into()), Cancelled::Unknown));
         assert_eq!(pending.drain(), vec![RequestId::from(3)]);
+        assert!(pending.next_due().is_none());
+    }
+
+    fn piece(editor_id: i32) -> Sent {
+        Sent {
+            method: "textDocument/inlayHint".into(),
+            ..hover(editor_id)
+        }
+    }
+
+    #[test]
+    fn a_request_in_pieces_is_put_together_once_every_piece_is_in() {
+        let mut pending = Pending::default();
+        for id in [10, 11, 12] {
+            pending.forwarded(id, piece(2));
+        }
+        pending.gather(2.into(), Value::Null, 3);
+        for id in [10, 11] {
+            assert!(pending.answered(id).is_some());
+            let owed = pending.piece_answered(&2.into(), "a.rs".into(), Value::Null);
+            assert!(owed.is_none());
+        }
+        assert!(matches!(pending.cancel(&2.into()), Cancelled::Forwarded(ids) if ids == [12]));
+        assert!(pending.answered(12).is_some());
+        let whole = pending.piece_answered(&2.into(), "a.rs".into(), Value::Null);
+        assert_eq!(whole.map(|g| g.answers.len()), Some(3));
+        assert!(
+            pending
+                .piece_answered(&2.into(), "a.rs".into(), Value::Null)
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_request_in_pieces_is_owed_once_and_given_up_whole() {
+        let mut pending = Pending::default();
+        for id in [10, 11] {
+            pending.forwarded(id, piece(2));
+        }
+        pending.gather(2.into(), Value::Null, 2);
+        assert_eq!(pending.drain(), vec![RequestId::from(2)]);
+
+        for id in [20, 21] {
+            pending.forwarded(id, piece(3));
+        }
+        pending.gather(3.into(), Value::Null, 2);
+        let due = pending.next_due().expect("owed");
+        let (editor, analyzer) = pending.overdue(due);
+        assert_eq!((editor, analyzer), (vec![RequestId::from(3)], vec![20, 21]));
+        assert!(
+            pending
+                .piece_answered(&3.into(), "a.rs".into(), Value::Null)
+                .is_none()
+        );
+
+        for id in [30, 31] {
+            pending.forwarded(id, piece(4));
+        }
+        pending.gather(4.into(), Value::Null, 2);
+        assert!(pending.answered(30).is_some());
+        assert_eq!(pending.give_up(&4.into()), vec![31]);
         assert!(pending.next_due().is_none());
     }
 

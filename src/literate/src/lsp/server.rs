@@ -194,7 +194,11 @@ impl Server {
                 self.editor
                     .send_error(id, ErrorCode::RequestCanceled, "cancelled");
             }
-            Cancelled::Forwarded(analyzer_id) => self.analyzer.cancel(analyzer_id),
+            Cancelled::Forwarded(pieces) => {
+                for analyzer_id in pieces {
+                    self.analyzer.cancel(analyzer_id);
+                }
+            }
             Cancelled::Unknown => {}
         }
     }
