@@ -9,6 +9,7 @@ use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use literate::{Project, SourceText, Web, chapter_links};
@@ -47,16 +48,29 @@ struct Editor {
     messages: Receiver<Message>,
     next_id: i32,
     notifications: Vec<Notification>,
+    /// The methods of the requests the server sent, in order.
+    server_requests: Vec<String>,
     /// The book's chapters.
     chapters: PathBuf,
     /// What the server said it can do.
     capabilities: Value,
+    /// This editor's turn to run a rust-analyzer, if its server runs one.
+    _turn: Option<MutexGuard<'static, ()>>,
 }
+
+/// Whose turn it is to run a rust-analyzer: one at a time, as one editor does. Several side by side
+/// on two cores, sharing one target directory, sometimes end loaded and healthy (they say so) with
+/// every tangled file "not included anywhere in the module tree".
+static ANALYZER_TURN: Mutex<()> = Mutex::new(());
 
 impl Editor {
     /// Starts the server in `crate_dir` with `env` added, and initializes it. What the server and
     /// rust-analyzer write to their standard error goes to `target/tmp/lsp-server.log`.
     fn start(crate_dir: &Path, env: &[(&str, &std::ffi::OsStr)]) -> Editor {
+        let analyzer = !env
+            .iter()
+            .any(|(name, _)| *name == "LITERATE_RUST_ANALYZER");
+        let turn = analyzer.then(|| ANALYZER_TURN.lock().unwrap_or_else(|e| e.into_inner()));
         let mut server = Command::new(env!("CARGO_BIN_EXE_literate"))
             .arg("lsp")
             .current_dir(crate_dir)
@@ -83,8 +97,10 @@ impl Editor {
             messages,
             next_id: 1,
             notifications: Vec::new(),
+            server_requests: Vec::new(),
             chapters: Project::open(crate_dir).unwrap().src_dir(),
             capabilities: Value::Null,
+            _turn: turn,
         };
         let capabilities = json!({
             "textDocument": {
@@ -92,6 +108,10 @@ impl Editor {
                 "completion": {"completionItem": {"snippetSupport": false}},
             },
             "window": {"workDoneProgress": true},
+            "workspace": {
+                "inlayHint": {"refreshSupport": true},
+                "semanticTokens": {"refreshSupport": true},
+            },
         });
         let root = uri(crate_dir);
         let initialized = editor.request(
@@ -155,6 +175,7 @@ impl Editor {
         };
         match &message {
             Message::Request(request) => {
+                self.server_requests.push(request.method.clone());
                 let answer = Response::new_ok(request.id.clone(), Value::Null);
                 self.send(answer.into());
             }
@@ -528,6 +549,22 @@ fn inlay_hints_and_semantic_tokens_cover_the_chapters() {
     let params = json!({"textDocument": {"uri": uri}, "previousResultId": previous});
     let delta = editor.request("textDocument/semanticTokens/full/delta", params);
     assert!(delta["edits"].is_array(), "{delta}");
+
+    // rust-analyzer, once loaded, asked for hints and tokens to be asked for again: so was the
+    // editor, which said it takes such requests.
+    let deadline = Instant::now() + ANSWER;
+    for refresh in [
+        "workspace/inlayHint/refresh",
+        "workspace/semanticTokens/refresh",
+    ] {
+        while !editor.server_requests.iter().any(|m| m == refresh) {
+            assert!(
+                editor.next_message(deadline).is_some(),
+                "no {refresh}: {:?}",
+                editor.server_requests
+            );
+        }
+    }
 }
 
 #[test]

@@ -51,7 +51,14 @@ pub fn initialize_params(
         "workspaceFolders": [{"uri": uri_of(&mirror.dir), "name": "literate-lsp"}],
         "capabilities": {
             "textDocument": text_document,
-            "workspace": {"workspaceEdit": {"documentChanges": false}, "configuration": true},
+            "workspace": {
+                "workspaceEdit": {"documentChanges": false},
+                "configuration": true,
+                // Passed on to an editor that takes them (see RustAnalyzer::answer).
+                "semanticTokens": {"refreshSupport": true},
+                "inlayHint": {"refreshSupport": true},
+                "codeLens": {"refreshSupport": true},
+            },
             "window": {"workDoneProgress": true},
             "experimental": {"serverStatusNotification": true},
         },

@@ -1,5 +1,7 @@
 //! The server's side of its connection to the editor: answers, errors and messages to show.
 
+use std::cell::Cell;
+
 use crossbeam_channel::Receiver;
 use lsp_server::{
     Connection, ErrorCode, Message, Notification, ProtocolError, Request, RequestId, Response,
@@ -11,11 +13,16 @@ use serde_json::{Value, json};
 /// The connection to the editor.
 pub struct Editor {
     connection: Connection,
+    /// The number of the server's last request to the editor.
+    requests_sent: Cell<u32>,
 }
 
 impl Editor {
     pub fn new(connection: Connection) -> Editor {
-        Editor { connection }
+        Editor {
+            connection,
+            requests_sent: Cell::new(0),
+        }
     }
 
     /// Where the editor's messages arrive.
@@ -35,6 +42,14 @@ impl Editor {
 
     pub fn notify(&self, method: &str, params: Value) {
         self.send(Notification::new(method.into(), params).into());
+    }
+
+    /// Sends the editor a request of the server's own (its answer is not waited for, and ignored).
+    pub fn request(&self, method: &str, params: Value) {
+        let n = self.requests_sent.get() + 1;
+        self.requests_sent.set(n);
+        let id = RequestId::from(format!("literate/{n}"));
+        self.send(Request::new(id, method.into(), params).into());
     }
 
     pub fn respond(&self, id: RequestId, result: Value) {

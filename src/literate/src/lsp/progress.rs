@@ -5,7 +5,6 @@
 
 use std::collections::BTreeMap;
 
-use lsp_server::{Message, Request};
 use lsp_types::notification::{Notification as _, Progress as ProgressNotification};
 use lsp_types::request::{Request as _, WorkDoneProgressCreate};
 use serde_json::{Value, json};
@@ -18,8 +17,6 @@ pub struct Progress {
     shown: bool,
     /// The work begun and not ended, by its token (as JSON text): its token.
     going: BTreeMap<String, Value>,
-    /// The number of the next request the server sends the editor to create a token.
-    next_id: u32,
 }
 
 impl Progress {
@@ -27,23 +24,14 @@ impl Progress {
         Progress {
             shown: editor_capabilities["window"]["workDoneProgress"] == true,
             going: BTreeMap::new(),
-            next_id: 0,
         }
     }
 
     /// rust-analyzer asks for a token to report work under: the editor is asked for the same one.
-    pub fn create(&mut self, params: &Value, editor: &Editor) {
-        if !self.shown {
-            return;
+    pub fn create(&self, params: &Value, editor: &Editor) {
+        if self.shown {
+            editor.request(WorkDoneProgressCreate::METHOD, params.clone());
         }
-        self.next_id += 1;
-        let id = format!("literate/progress/{}", self.next_id);
-        let request = Request::new(
-            id.into(),
-            WorkDoneProgressCreate::METHOD.into(),
-            params.clone(),
-        );
-        editor.send(Message::Request(request));
     }
 
     /// rust-analyzer reports work begun, going on or ended: the editor is told the same.

@@ -308,11 +308,17 @@ impl RustAnalyzer {
         self.progress.report(params, editor);
     }
 
-    /// Answers a request rust-analyzer sends its client; its settings it asks for are the server's,
-    /// and a progress token it creates is created in the editor too.
+    /// Answers a request rust-analyzer sends its client; its settings it asks for are the server's;
+    /// a progress token it creates is created in the editor too, and when it asks for its hints,
+    /// tokens or lenses to be asked for again (as after loading), so is the editor, if it can.
     pub fn answer(&mut self, request: Request, editor: &Editor) {
         if request.method == "window/workDoneProgress/create" {
             self.progress.create(&request.params, editor);
+        }
+        if let Some(capability) = refreshed(&request.method)
+            && self.editor_capabilities["workspace"][capability]["refreshSupport"] == true
+        {
+            editor.request(&request.method, Value::Null);
         }
         let settings = self.mirror().map_or(Value::Null, |mirror| {
             settings(&self.features, &mirror.dir.join("Cargo.toml"))
@@ -330,6 +336,17 @@ impl RustAnalyzer {
         if let State::Running { analyzer, .. } = &self.state {
             analyzer.send(message);
         }
+    }
+}
+
+/// The part of the editor's `workspace` capabilities that says whether it takes the refresh request
+/// `method`, for the refreshes rust-analyzer asks for that the server passes on.
+fn refreshed(method: &str) -> Option<&'static str> {
+    match method {
+        "workspace/semanticTokens/refresh" => Some("semanticTokens"),
+        "workspace/inlayHint/refresh" => Some("inlayHint"),
+        "workspace/codeLens/refresh" => Some("codeLens"),
+        _ => None,
     }
 }
 
