@@ -114,7 +114,7 @@ impl Forwarder<'_> {
         let spans = self.book.positions.tangled_lines(chapter, lines.0, last);
         let asked = json!({"chapter": chapter, "params": request.params});
         match self.analyzer.availability() {
-            Availability::Ready(mirror) if !spans.is_empty() => {
+            Availability::Ready(mirror) => {
                 let method = match request.method.as_str() {
                     "textDocument/inlayHint" => "textDocument/inlayHint",
                     _ => "textDocument/semanticTokens/range",
@@ -130,6 +130,10 @@ impl Forwarder<'_> {
                         let params = json!({"textDocument": document, "range": range});
                         asks.push((file.to_string(), params));
                     }
+                }
+                if asks.is_empty() {
+                    let answer = self.put_together(&request.method, &asked, &[]);
+                    return self.editor.respond(request.id, answer);
                 }
                 self.pending.gather(request.id.clone(), asked, asks.len());
                 for (tangled, params) in asks {
