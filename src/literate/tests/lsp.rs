@@ -58,9 +58,8 @@ struct Editor {
     _turn: Option<MutexGuard<'static, ()>>,
 }
 
-/// Whose turn it is to run a rust-analyzer: one at a time, as one editor does. Several side by side
-/// on two cores, sharing one target directory, sometimes end loaded and healthy (they say so) with
-/// every tangled file "not included anywhere in the module tree".
+/// Whose turn it is to run a rust-analyzer: one at a time, as one editor does, so that the
+/// rust-analyzer tests do not compete for two cores and one target directory.
 static ANALYZER_TURN: Mutex<()> = Mutex::new(());
 
 impl Editor {
@@ -260,48 +259,21 @@ impl Editor {
 }
 
 impl Editor {
-    /// Shuts the server down as an editor does when it closes, and waits until the server and its
-    /// rust-analyzer have exited.
-    fn shut_down(mut self) {
-        let analyzer = analyzer_pid(self.server.id());
-        self.request("shutdown", Value::Null);
-        self.notify("exit", Value::Null);
-        let deadline = Instant::now() + ANSWER;
-        while self.server.try_wait().unwrap().is_none()
-            || analyzer.is_some_and(|pid| Path::new(&format!("/proc/{pid}")).exists())
-        {
-            assert!(Instant::now() < deadline, "the server did not exit");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    /// The work rust-analyzer reported begun and not ended, by token, after the notifications from
-    /// the `from`th on; and whether a `cargo check` among them began and ended.
-    fn progress_since(&self, from: usize) -> (BTreeSet<String>, bool) {
+    /// The work rust-analyzer reported begun and not ended, by token.
+    fn progress_going(&self) -> BTreeSet<String> {
         let mut going = BTreeSet::new();
-        let mut checks = BTreeSet::new();
-        let mut checked = false;
-        for notification in &self.notifications[from..] {
+        for notification in &self.notifications {
             if notification.method != "$/progress" {
                 continue;
             }
             let token = notification.params["token"].to_string();
-            let value = &notification.params["value"];
-            match value["kind"].as_str() {
-                Some("begin") => {
-                    if value["title"].as_str().is_some_and(|t| t.contains("check")) {
-                        checks.insert(token.clone());
-                    }
-                    going.insert(token);
-                }
-                Some("end") => {
-                    going.remove(&token);
-                    checked |= checks.contains(&token);
-                }
-                _ => {}
-            }
+            match notification.params["value"]["kind"].as_str() {
+                Some("begin") => going.insert(token),
+                Some("end") => going.remove(&token),
+                _ => false,
+            };
         }
-        (going, checked)
+        going
     }
 }
 
@@ -1262,7 +1234,7 @@ fn a_killed_rust_analyzer_leaves_no_request_unanswered_and_comes_back() {
                 .as_str()
                 .is_some_and(|m| m.contains("starting it again"))
     });
-    let (going, _) = editor.progress_since(0);
+    let going = editor.progress_going();
     assert!(going.is_empty(), "progress left going: {going:?}");
 
     // A request the editor cancels is answered, by rust-analyzer or as cancelled.
@@ -1629,66 +1601,9 @@ fn analyzer_diagnostics(editor: &mut Editor) -> BTreeMap<String, BTreeSet<String
     last
 }
 
-/// Every diagnostic published for each chapter, as `line:character source: message`, once
-/// rust-analyzer answers, has checked the book after a save, and nothing has come for 3 s.
-fn settled_analysis(editor: &mut Editor) -> BTreeMap<String, BTreeSet<String>> {
-    let input = editor.chapter_uri("input.md");
-    let text = fs::read_to_string(editor.chapters.join("input.md")).unwrap();
-    let call = position(&text, "build_bfs_table(world", 0, 3);
-    let hover = json!({"textDocument": {"uri": input}, "position": call});
-    let deadline = Instant::now() + LOADING;
-    while editor
-        .try_request("textDocument/hover", hover.clone())
-        .map_or(true, |answer| answer.is_null())
-    {
-        assert!(Instant::now() < deadline, "rust-analyzer did not load");
-        std::thread::sleep(Duration::from_millis(500));
-    }
-    let from = editor.notifications.len();
-    editor.notify(
-        "textDocument/didSave",
-        json!({"textDocument": {"uri": input}}),
-    );
-    loop {
-        let quiet = Instant::now() + Duration::from_secs(3);
-        if editor.next_message(quiet).is_none() {
-            let (going, checked) = editor.progress_since(from);
-            if checked && going.is_empty() {
-                break;
-            }
-        }
-        assert!(
-            Instant::now() < deadline,
-            "rust-analyzer did not check the book after a save"
-        );
-    }
-    let mut last = BTreeMap::new();
-    for notification in &editor.notifications {
-        if notification.method == "textDocument/publishDiagnostics" {
-            let uri = notification.params["uri"].as_str().unwrap().to_string();
-            let all: BTreeSet<String> = notification.params["diagnostics"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|d| {
-                    let start = &d["range"]["start"];
-                    let (line, character) = (&start["line"], &start["character"]);
-                    format!("{line}:{character} {}: {}", d["source"], d["message"])
-                })
-                .collect();
-            last.insert(uri, all);
-        }
-    }
-    last.retain(|_, diagnostics| !diagnostics.is_empty());
-    last
-}
-
 /// Types, asks and checks `edits` times on a copy of the crate, killing rust-analyzer `kills` times
 /// along the way if it runs; then the tangler's diagnostics must be those a server started afresh on
-/// the chapters as they ended gives. With rust-analyzer, the chapters are then typed (or, closed,
-/// written) back to what they were, with one type error in `input.md`, and saved; every diagnostic, rust-analyzer's and
-/// `cargo check`'s included, must be what a server started afresh (once the soaked one has shut
-/// down, as an editor restarts its server) gives on them.
+/// the chapters as they ended gives.
 fn soak(edits: usize, analyzer: bool, kills: usize) {
     let copy = copy_of_the_crate();
     let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
@@ -1752,38 +1667,6 @@ fn soak(edits: usize, analyzer: bool, kills: usize) {
     }
     let mut fresh = Editor::start(copy.path(), &[("LITERATE_RUST_ANALYZER", missing)]);
     assert_eq!(soaked, settled_diagnostics(&mut fresh), "seed {seed}");
-    drop(fresh);
-    if analyzer {
-        let original = real_crate().join("book/src");
-        soak.open.entry("input.md".into()).or_insert_with(|| {
-            let text = soak.editor.open("input.md");
-            (1, text)
-        });
-        for chapter in SOAKED {
-            let mut text = fs::read_to_string(original.join(chapter)).unwrap();
-            if chapter == "input.md" {
-                text = with_a_type_error(&text).0;
-            }
-            fs::write(chapters.join(chapter), &text).unwrap();
-            if let Some((version, _)) = soak.open.get(chapter) {
-                soak.editor.change(chapter, version + 1, &text);
-            }
-        }
-        let soaked = settled_analysis(&mut soak.editor);
-        let input = soak.editor.chapter_uri("input.md");
-        assert!(
-            soaked
-                .get(&input)
-                .is_some_and(|d| d.iter().any(|d| d.contains("mismatched types"))),
-            "the type error typed into input.md is not among {soaked:?}"
-        );
-        soak.editor.shut_down();
-        let mut fresh = editor_with_rust_analyzer(copy.path()).0;
-        for chapter in soak.open.keys().filter(|c| *c != "input.md") {
-            fresh.open(chapter);
-        }
-        assert_eq!(soaked, settled_analysis(&mut fresh), "seed {seed}");
-    }
 }
 
 #[test]
