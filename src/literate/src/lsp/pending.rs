@@ -137,16 +137,19 @@ impl Pending {
     /// pieces are taken out; the ids rust-analyzer has them under.
     pub fn give_up(&mut self, editor_id: &RequestId) -> Vec<i32> {
         self.gathering.remove(editor_id);
-        let ids: Vec<i32> = self
-            .forwarded
-            .iter()
-            .filter(|(_, f)| f.editor_id == *editor_id)
-            .map(|(&id, _)| id)
-            .collect();
+        let ids = self.pieces_of(editor_id);
         for id in &ids {
             self.forwarded.remove(id);
         }
         ids
+    }
+
+    /// The ids rust-analyzer has the editor's request `editor_id` under, one per piece.
+    fn pieces_of(&self, editor_id: &RequestId) -> Vec<i32> {
+        let ids = self.forwarded.iter();
+        ids.filter(|(_, f)| f.editor_id == *editor_id)
+            .map(|(&id, _)| id)
+            .collect()
     }
 
     /// The editor cancels its request `id`.
@@ -154,12 +157,7 @@ impl Pending {
         if let Some(i) = self.waiting.iter().position(|(r, _)| r.id == *id) {
             return Cancelled::Waiting(self.waiting.remove(i).0.id);
         }
-        let pieces: Vec<i32> = self
-            .forwarded
-            .iter()
-            .filter(|(_, f)| f.editor_id == *id)
-            .map(|(&analyzer_id, _)| analyzer_id)
-            .collect();
+        let pieces = self.pieces_of(id);
         if pieces.is_empty() {
             return Cancelled::Unknown;
         }

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::lsp::editor::Editor;
 
-/// The work rust-analyzer has begun and not yet ended.
+/// The work rust-analyzer has begun and not yet ended, kept for an editor that shows progress.
 pub struct Progress {
     /// Whether the editor said it shows work done progress.
     shown: bool,
@@ -36,6 +36,9 @@ impl Progress {
 
     /// rust-analyzer reports work begun, going on or ended: the editor is told the same.
     pub fn report(&mut self, params: Value, editor: &Editor) {
+        if !self.shown {
+            return;
+        }
         let token = &params["token"];
         match params["value"]["kind"].as_str() {
             Some("begin") => {
@@ -46,21 +49,17 @@ impl Progress {
             }
             _ => {}
         }
-        if self.shown {
-            editor.notify(ProgressNotification::METHOD, params);
-        }
+        editor.notify(ProgressNotification::METHOD, params);
     }
 
     /// rust-analyzer stopped: the work it had going is ended in the editor.
     pub fn abandon(&mut self, editor: &Editor) {
         for token in std::mem::take(&mut self.going).into_values() {
-            if self.shown {
-                let end = json!({"kind": "end", "message": "rust-analyzer stopped"});
-                editor.notify(
-                    ProgressNotification::METHOD,
-                    json!({"token": token, "value": end}),
-                );
-            }
+            let end = json!({"kind": "end", "message": "rust-analyzer stopped"});
+            editor.notify(
+                ProgressNotification::METHOD,
+                json!({"token": token, "value": end}),
+            );
         }
     }
 }
