@@ -206,6 +206,19 @@ impl Editor {
         }
     }
 
+    /// Asks for `hover` every half second until rust-analyzer answers it (it has loaded); `why`
+    /// says what did not happen if it does not within the loading time.
+    fn hover_once_answered(&mut self, hover: &Value, why: &str) {
+        let deadline = Instant::now() + LOADING;
+        while self
+            .try_request("textDocument/hover", hover.clone())
+            .map_or(true, |answer| answer.is_null())
+        {
+            assert!(Instant::now() < deadline, "{why}");
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    }
+
     /// The diagnostics next published for a chapter that `wanted` accepts.
     fn diagnostics(
         &mut self,
@@ -259,21 +272,48 @@ impl Editor {
 }
 
 impl Editor {
-    /// The work rust-analyzer reported begun and not ended, by token.
-    fn progress_going(&self) -> BTreeSet<String> {
+    /// Shuts the server down as an editor does when it closes, and waits until the server and its
+    /// rust-analyzer have exited.
+    fn shut_down(mut self) {
+        let analyzer = analyzer_pid(self.server.id());
+        self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let deadline = Instant::now() + ANSWER;
+        while self.server.try_wait().unwrap().is_none()
+            || analyzer.is_some_and(|pid| Path::new(&format!("/proc/{pid}")).exists())
+        {
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// The work rust-analyzer reported begun and not ended, by token, after the notifications from
+    /// the `from`th on; and whether a `cargo check` among them began and ended.
+    fn progress_since(&self, from: usize) -> (BTreeSet<String>, bool) {
         let mut going = BTreeSet::new();
-        for notification in &self.notifications {
+        let mut checks = BTreeSet::new();
+        let mut checked = false;
+        for notification in &self.notifications[from..] {
             if notification.method != "$/progress" {
                 continue;
             }
             let token = notification.params["token"].to_string();
-            match notification.params["value"]["kind"].as_str() {
-                Some("begin") => going.insert(token),
-                Some("end") => going.remove(&token),
-                _ => false,
-            };
+            let value = &notification.params["value"];
+            match value["kind"].as_str() {
+                Some("begin") => {
+                    if value["title"].as_str().is_some_and(|t| t.contains("check")) {
+                        checks.insert(token.clone());
+                    }
+                    going.insert(token);
+                }
+                Some("end") => {
+                    going.remove(&token);
+                    checked |= checks.contains(&token);
+                }
+                _ => {}
+            }
         }
-        going
+        (going, checked)
     }
 }
 
@@ -1234,7 +1274,7 @@ fn a_killed_rust_analyzer_leaves_no_request_unanswered_and_comes_back() {
                 .as_str()
                 .is_some_and(|m| m.contains("starting it again"))
     });
-    let going = editor.progress_going();
+    let (going, _) = editor.progress_since(0);
     assert!(going.is_empty(), "progress left going: {going:?}");
 
     // A request the editor cancels is answered, by rust-analyzer or as cancelled.
@@ -1252,14 +1292,7 @@ fn a_killed_rust_analyzer_leaves_no_request_unanswered_and_comes_back() {
     }
 
     // Started again, it answers and checks as before.
-    let deadline = Instant::now() + LOADING;
-    while editor
-        .try_request("textDocument/hover", hover.clone())
-        .map_or(true, |answer| answer.is_null())
-    {
-        assert!(Instant::now() < deadline, "rust-analyzer did not come back");
-        std::thread::sleep(Duration::from_millis(500));
-    }
+    editor.hover_once_answered(&hover, "rust-analyzer did not come back");
     editor.notify("textDocument/didSave", save);
     editor.diagnostics("input.md", LOADING, mismatched);
 }
@@ -1555,22 +1588,9 @@ fn settled_diagnostics(editor: &mut Editor) -> BTreeMap<String, Vec<Value>> {
         "textDocument/documentSymbol",
         json!({"textDocument": {"uri": uri}}),
     );
-    let mut last = BTreeMap::new();
-    for notification in &editor.notifications {
-        if notification.method == "textDocument/publishDiagnostics" {
-            let uri = notification.params["uri"].as_str().unwrap().to_string();
-            let ours: Vec<Value> = notification.params["diagnostics"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|d| d["source"] == "literate")
-                .cloned()
-                .collect();
-            last.insert(uri, ours);
-        }
-    }
-    last.retain(|_, diagnostics| !diagnostics.is_empty());
-    last
+    last_published(editor, |_, d| {
+        (d["source"] == "literate").then(|| d.clone())
+    })
 }
 
 /// The diagnostics last published for each chapter that are not the tangler's (rust-analyzer's and
@@ -1580,30 +1600,79 @@ fn analyzer_diagnostics(editor: &mut Editor) -> BTreeMap<String, BTreeSet<String
         .next_message(Instant::now() + Duration::from_millis(50))
         .is_some()
     {}
+    last_published(editor, |_, d| {
+        let start = &d["range"]["start"];
+        let (line, character) = (&start["line"], &start["character"]);
+        (d["source"] != "literate").then(|| format!("{line}:{character}: {}", d["message"]))
+    })
+}
+
+/// Every diagnostic published for each chapter, as `line:character source: message`, once
+/// rust-analyzer answers, has checked the book after a save, and nothing has come for 3 s; none may
+/// say that rust-analyzer left a tangled file out of the crate.
+fn settled_analysis(editor: &mut Editor) -> BTreeMap<String, BTreeSet<String>> {
+    let input = editor.chapter_uri("input.md");
+    let text = fs::read_to_string(editor.chapters.join("input.md")).unwrap();
+    let call = position(&text, "build_bfs_table(world", 0, 3);
+    let hover = json!({"textDocument": {"uri": input}, "position": call});
+    editor.hover_once_answered(&hover, "rust-analyzer did not load");
+    let deadline = Instant::now() + LOADING;
+    let from = editor.notifications.len();
+    editor.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": input}}),
+    );
+    loop {
+        let quiet = Instant::now() + Duration::from_secs(3);
+        if editor.next_message(quiet).is_none() {
+            let (going, checked) = editor.progress_since(from);
+            if checked && going.is_empty() {
+                break;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "rust-analyzer did not check the book after a save"
+        );
+    }
+    last_published(editor, |uri, d| {
+        assert_ne!(d["code"], "unlinked-file", "in {uri}: {d}");
+        let start = &d["range"]["start"];
+        let (line, character) = (&start["line"], &start["character"]);
+        Some(format!(
+            "{line}:{character} {}: {}",
+            d["source"], d["message"]
+        ))
+    })
+}
+
+/// The diagnostics last published for each chapter that has some, each as `take` makes it of the
+/// chapter's URI and the diagnostic (`None` leaves it out).
+fn last_published<T, C: FromIterator<T>>(
+    editor: &Editor,
+    take: impl Fn(&str, &Value) -> Option<T>,
+) -> BTreeMap<String, C> {
     let mut last = BTreeMap::new();
     for notification in &editor.notifications {
         if notification.method == "textDocument/publishDiagnostics" {
-            let uri = notification.params["uri"].as_str().unwrap().to_string();
-            let theirs: BTreeSet<String> = notification.params["diagnostics"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|d| d["source"] != "literate")
-                .map(|d| {
-                    let start = &d["range"]["start"];
-                    format!("{}:{}: {}", start["line"], start["character"], d["message"])
-                })
-                .collect();
-            last.insert(uri, theirs);
+            let uri = notification.params["uri"].as_str().unwrap();
+            let diagnostics = notification.params["diagnostics"].as_array().unwrap();
+            let taken: Vec<T> = diagnostics.iter().filter_map(|d| take(uri, d)).collect();
+            last.insert(uri.to_string(), taken);
         }
     }
-    last.retain(|_, diagnostics| !diagnostics.is_empty());
-    last
+    last.into_iter()
+        .filter(|(_, taken)| !taken.is_empty())
+        .map(|(uri, taken)| (uri, taken.into_iter().collect()))
+        .collect()
 }
 
 /// Types, asks and checks `edits` times on a copy of the crate, killing rust-analyzer `kills` times
 /// along the way if it runs; then the tangler's diagnostics must be those a server started afresh on
-/// the chapters as they ended gives.
+/// the chapters as they ended gives. With rust-analyzer, the chapters are then typed (or, closed,
+/// written) back to what they were, with one type error in `input.md`, and saved; every diagnostic,
+/// rust-analyzer's and `cargo check`'s included, must be what a server started afresh (once the
+/// soaked one has shut down, as an editor restarts its server) gives on them.
 fn soak(edits: usize, analyzer: bool, kills: usize) {
     let copy = copy_of_the_crate();
     let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
@@ -1667,6 +1736,38 @@ fn soak(edits: usize, analyzer: bool, kills: usize) {
     }
     let mut fresh = Editor::start(copy.path(), &[("LITERATE_RUST_ANALYZER", missing)]);
     assert_eq!(soaked, settled_diagnostics(&mut fresh), "seed {seed}");
+    drop(fresh);
+    if analyzer {
+        let original = real_crate().join("book/src");
+        soak.open.entry("input.md".into()).or_insert_with(|| {
+            let text = soak.editor.open("input.md");
+            (1, text)
+        });
+        for chapter in SOAKED {
+            let mut text = fs::read_to_string(original.join(chapter)).unwrap();
+            if chapter == "input.md" {
+                text = with_a_type_error(&text).0;
+            }
+            fs::write(chapters.join(chapter), &text).unwrap();
+            if let Some((version, _)) = soak.open.get(chapter) {
+                soak.editor.change(chapter, version + 1, &text);
+            }
+        }
+        let soaked = settled_analysis(&mut soak.editor);
+        let input = soak.editor.chapter_uri("input.md");
+        assert!(
+            soaked
+                .get(&input)
+                .is_some_and(|d| d.iter().any(|d| d.contains("mismatched types"))),
+            "the type error typed into input.md is not among {soaked:?}"
+        );
+        soak.editor.shut_down();
+        let mut fresh = editor_with_rust_analyzer(copy.path()).0;
+        for chapter in soak.open.keys().filter(|c| *c != "input.md") {
+            fresh.open(chapter);
+        }
+        assert_eq!(soaked, settled_analysis(&mut fresh), "seed {seed}");
+    }
 }
 
 #[test]

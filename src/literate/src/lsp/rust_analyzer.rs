@@ -1,6 +1,6 @@
 //! rust-analyzer's life behind the server: started on the mirror once the book first tangles,
-//! initialized with what the editor can show, given every tangled file that changed, and started
-//! again after a back-off when it stops ([`Restarts`]).
+//! initialized with what the editor can show, given every tangled file that changed once it has
+//! loaded, and started again after a back-off when it stops ([`Restarts`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -52,12 +52,14 @@ pub enum Availability<'a> {
 
 pub struct RustAnalyzer {
     state: State,
-    /// What rust-analyzer has of each tangled file: (version, text).
+    /// Each tangled file as the mirror on disk has it, with its version as rust-analyzer has it
+    /// open (0 while it is not open there yet).
     sent: HashMap<String, (i32, String)>,
     restarts: Restarts,
     next_id: i32,
-    /// Whether rust-analyzer has said it finished loading.
-    announced_ready: bool,
+    /// Whether rust-analyzer has said it finished loading; only then are the tangled files opened
+    /// with it (see [`RustAnalyzer::loaded`]).
+    loaded: bool,
     /// The editor's capabilities, parts of which are passed on to rust-analyzer.
     editor_capabilities: Value,
     /// rust-analyzer's semantic token legend, translated into the server's.
@@ -75,7 +77,7 @@ impl RustAnalyzer {
             sent: HashMap::new(),
             restarts: Restarts::default(),
             next_id: ANALYZER_INIT + 1,
-            announced_ready: false,
+            loaded: false,
             progress: Progress::new(&editor_capabilities),
             editor_capabilities,
             translation: Translation::default(),
@@ -128,8 +130,9 @@ impl RustAnalyzer {
         }
     }
 
-    /// Starts rust-analyzer on a mirror of the crate in `crate_dir` with `files`; the reason when
-    /// there is none to start, which the editor is shown.
+    /// Starts rust-analyzer on a mirror of the crate in `crate_dir` with `files` written into it
+    /// (opened with rust-analyzer once it has loaded); the reason when there is none to start,
+    /// which the editor is shown.
     pub fn start(&mut self, crate_dir: &Path, files: &[TangledFile], editor: &Editor) -> bool {
         let started = find_rust_analyzer().and_then(|program| {
             let mirror = Mirror::create(crate_dir, files)?;
@@ -140,6 +143,10 @@ impl RustAnalyzer {
         });
         match started {
             Ok((analyzer, mirror)) => {
+                self.sent = files
+                    .iter()
+                    .map(|file| (file.name.clone(), (0, file.text.clone())))
+                    .collect();
                 let params = initialize_params(&self.editor_capabilities, &self.features, &mirror);
                 analyzer
                     .send(Request::new(ANALYZER_INIT.into(), "initialize".into(), params).into());
@@ -181,15 +188,15 @@ impl RustAnalyzer {
         true
     }
 
-    /// rust-analyzer answered `initialize` with `result`: it is told so, and given the tangled files.
-    pub fn initialized(&mut self, result: &Value, files: &[TangledFile], editor: &Editor) {
+    /// rust-analyzer answered `initialize` with `result`: it is told so, and loads the mirror from
+    /// disk.
+    pub fn initialized(&mut self, result: &Value) {
         let State::Running { ready, .. } = &mut self.state else {
             return;
         };
         *ready = true;
         self.translation = Translation::from_initialize(result);
         self.send(Notification::new("initialized".into(), json!({})).into());
-        self.send_files(files, editor);
     }
 
     /// rust-analyzer has gone away: it is started again after a back-off, or, after too many stops,
@@ -197,7 +204,7 @@ impl RustAnalyzer {
     pub fn stopped(&mut self, editor: &Editor) {
         self.sent.clear();
         self.progress.abandon(editor);
-        self.announced_ready = false;
+        self.loaded = false;
         match self.restarts.stopped(Instant::now()) {
             Some(wait) => {
                 let message = format!(
@@ -217,39 +224,46 @@ impl RustAnalyzer {
         }
     }
 
-    /// Whether rust-analyzer says, for the first time since it started, that it has loaded.
+    /// Whether rust-analyzer says, for the first time since it started, that it has loaded; the
+    /// tangled files are to be opened with it then, not before: a file opened while it loads the
+    /// workspace can stay outside the crate's module tree for good ("unlinked", though the library
+    /// includes it, and analysed alone), as rust-analyzer 0.0.349 often did on a busy machine.
     pub fn loaded(&mut self, status: &Value) -> bool {
         let quiescent = status["quiescent"].as_bool() == Some(true);
-        let first = quiescent && !self.announced_ready;
-        self.announced_ready |= quiescent;
+        let first = quiescent && !self.loaded;
+        self.loaded |= quiescent;
         first
     }
 
-    /// Gives rust-analyzer (and the mirror on disk) every tangled file that changed since it was
-    /// last given; a file it has as it is now is neither written nor read.
+    /// Writes every tangled file that changed into the mirror on disk, and, once rust-analyzer has
+    /// loaded, opens it with rust-analyzer or gives it the change; a file as it is on disk and with
+    /// rust-analyzer is neither written nor read.
     pub fn send_files(&mut self, files: &[TangledFile], editor: &Editor) {
-        let State::Running { mirror, ready, .. } = &self.state else {
+        let State::Running { mirror, .. } = &self.state else {
             return;
         };
         let mut messages = Vec::new();
         for file in files {
-            let unchanged = self
-                .sent
-                .get(&file.name)
-                .is_some_and(|(_, t)| *t == file.text);
-            if unchanged {
+            let had = self.sent.get(&file.name);
+            let written = had.is_some_and(|(_, text)| *text == file.text);
+            let opened = had.is_some_and(|(version, _)| *version > 0);
+            if written && (opened || !self.loaded) {
                 continue;
             }
-            if let Err(e) = mirror.write(file) {
+            if !written && let Err(e) = mirror.write(file) {
                 editor.show_error(&format!("cannot write the mirror's {}: {e}", file.name));
             }
-            if !ready {
+            let version = match had {
+                _ if !self.loaded => 0,
+                Some((version, _)) => version + 1,
+                None => 1,
+            };
+            self.sent
+                .insert(file.name.clone(), (version, file.text.clone()));
+            if version == 0 {
                 continue;
             }
             let uri = uri_of(&mirror.path_of(&file.name));
-            let version = self.sent.get(&file.name).map_or(1, |(v, _)| v + 1);
-            self.sent
-                .insert(file.name.clone(), (version, file.text.clone()));
             let message = if version == 1 {
                 let document =
                     json!({"uri": uri, "languageId": "rust", "version": 1, "text": file.text});
@@ -286,12 +300,12 @@ impl RustAnalyzer {
     }
 
     /// A chapter was saved: rust-analyzer runs `cargo check` on the mirror, whose files are
-    /// already written.
+    /// already written (before it has loaded, nothing: it checks the mirror once it has).
     pub fn saved(&self) {
-        let State::Running { mirror, ready, .. } = &self.state else {
+        let State::Running { mirror, .. } = &self.state else {
             return;
         };
-        let Some(name) = self.sent.keys().next().filter(|_| *ready) else {
+        let Some((name, _)) = self.sent.iter().find(|(_, (version, _))| *version > 0) else {
             return;
         };
         let params = json!({"textDocument": {"uri": uri_of(&mirror.path_of(name))}});

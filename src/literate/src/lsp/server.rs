@@ -253,9 +253,8 @@ impl Server {
     fn analyzer_message(&mut self, message: Message) {
         match message {
             Message::Response(response) if response.id == ANALYZER_INIT.into() => {
-                let files: Vec<TangledFile> = self.book.positions.files().cloned().collect();
                 let result = response.result.unwrap_or(Value::Null);
-                self.analyzer.initialized(&result, &files, &self.editor);
+                self.analyzer.initialized(&result);
                 for request in self.pending.take_waiting() {
                     self.request(request);
                 }
@@ -282,6 +281,8 @@ impl Server {
             }
             "$/progress" => self.analyzer.report_progress(params, &self.editor),
             "experimental/serverStatus" if self.analyzer.loaded(&params) => {
+                let files: Vec<TangledFile> = self.book.positions.files().cloned().collect();
+                self.analyzer.send_files(&files, &self.editor);
                 self.editor.log("rust-analyzer has loaded the book's code");
             }
             "window/showMessage" | "window/logMessage" => {
