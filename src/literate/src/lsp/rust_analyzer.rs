@@ -28,11 +28,13 @@ pub const ANALYZER_INIT: i32 = 0;
 enum State {
     /// Not started yet: the book has not tangled since the server started.
     NotStarted,
-    /// Started; `ready` once it has answered `initialize`.
+    /// Started; `loaded` once it has said it finished loading the workspace (see
+    /// [`RustAnalyzer::loaded`]): only then is it asked anything or given the tangled files to
+    /// open, which until then it reads from the mirror on disk.
     Running {
         analyzer: Analyzer,
         mirror: Mirror,
-        ready: bool,
+        loaded: bool,
     },
     /// Stopped; to be started again at this time.
     Restarting(Instant),
@@ -57,9 +59,6 @@ pub struct RustAnalyzer {
     sent: HashMap<String, (i32, String)>,
     restarts: Restarts,
     next_id: i32,
-    /// Whether rust-analyzer has said it finished loading; only then are the tangled files opened
-    /// with it (see [`RustAnalyzer::loaded`]).
-    loaded: bool,
     /// The editor's capabilities, parts of which are passed on to rust-analyzer.
     editor_capabilities: Value,
     /// rust-analyzer's semantic token legend, translated into the server's.
@@ -77,7 +76,6 @@ impl RustAnalyzer {
             sent: HashMap::new(),
             restarts: Restarts::default(),
             next_id: ANALYZER_INIT + 1,
-            loaded: false,
             progress: Progress::new(&editor_capabilities),
             editor_capabilities,
             translation: Translation::default(),
@@ -108,7 +106,7 @@ impl RustAnalyzer {
     pub fn availability(&self) -> Availability<'_> {
         match &self.state {
             State::Running {
-                ready: true,
+                loaded: true,
                 mirror,
                 ..
             } => Availability::Ready(mirror),
@@ -153,7 +151,7 @@ impl RustAnalyzer {
                 self.state = State::Running {
                     analyzer,
                     mirror,
-                    ready: false,
+                    loaded: false,
                 };
                 true
             }
@@ -191,10 +189,6 @@ impl RustAnalyzer {
     /// rust-analyzer answered `initialize` with `result`: it is told so, and loads the mirror from
     /// disk.
     pub fn initialized(&mut self, result: &Value) {
-        let State::Running { ready, .. } = &mut self.state else {
-            return;
-        };
-        *ready = true;
         self.translation = Translation::from_initialize(result);
         self.send(Notification::new("initialized".into(), json!({})).into());
     }
@@ -204,7 +198,6 @@ impl RustAnalyzer {
     pub fn stopped(&mut self, editor: &Editor) {
         self.sent.clear();
         self.progress.abandon(editor);
-        self.loaded = false;
         match self.restarts.stopped(Instant::now()) {
             Some(wait) => {
                 let message = format!(
@@ -227,11 +220,15 @@ impl RustAnalyzer {
     /// Whether rust-analyzer says, for the first time since it started, that it has loaded; the
     /// tangled files are to be opened with it then, not before: a file opened while it loads the
     /// workspace can stay outside the crate's module tree for good ("unlinked", though the library
-    /// includes it, and analysed alone), as rust-analyzer 0.0.349 often did on a busy machine.
+    /// includes it, and analysed alone), as rust-analyzer 0.0.349 often did on a busy machine. And
+    /// it is asked nothing before, when it could answer about a file on disk it has not yet read
+    /// again since the editor changed it.
     pub fn loaded(&mut self, status: &Value) -> bool {
-        let quiescent = status["quiescent"].as_bool() == Some(true);
-        let first = quiescent && !self.loaded;
-        self.loaded |= quiescent;
+        let State::Running { loaded, .. } = &mut self.state else {
+            return false;
+        };
+        let first = status["quiescent"].as_bool() == Some(true) && !*loaded;
+        *loaded |= first;
         first
     }
 
@@ -239,7 +236,7 @@ impl RustAnalyzer {
     /// loaded, opens it with rust-analyzer or gives it the change; a file as it is on disk and with
     /// rust-analyzer is neither written nor read.
     pub fn send_files(&mut self, files: &[TangledFile], editor: &Editor) {
-        let State::Running { mirror, .. } = &self.state else {
+        let State::Running { mirror, loaded, .. } = &self.state else {
             return;
         };
         let mut messages = Vec::new();
@@ -247,14 +244,14 @@ impl RustAnalyzer {
             let had = self.sent.get(&file.name);
             let written = had.is_some_and(|(_, text)| *text == file.text);
             let opened = had.is_some_and(|(version, _)| *version > 0);
-            if written && (opened || !self.loaded) {
+            if written && (opened || !loaded) {
                 continue;
             }
             if !written && let Err(e) = mirror.write(file) {
                 editor.show_error(&format!("cannot write the mirror's {}: {e}", file.name));
             }
             let version = match had {
-                _ if !self.loaded => 0,
+                _ if !loaded => 0,
                 Some((version, _)) => version + 1,
                 None => 1,
             };

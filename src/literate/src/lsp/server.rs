@@ -255,9 +255,6 @@ impl Server {
             Message::Response(response) if response.id == ANALYZER_INIT.into() => {
                 let result = response.result.unwrap_or(Value::Null);
                 self.analyzer.initialized(&result);
-                for request in self.pending.take_waiting() {
-                    self.request(request);
-                }
             }
             Message::Response(response) => self.forwarder().answered(response),
             Message::Request(request) => self.analyzer.answer(request, &self.editor),
@@ -284,6 +281,9 @@ impl Server {
                 let files: Vec<TangledFile> = self.book.positions.files().cloned().collect();
                 self.analyzer.send_files(&files, &self.editor);
                 self.editor.log("rust-analyzer has loaded the book's code");
+                for request in self.pending.take_waiting() {
+                    self.request(request);
+                }
             }
             "window/showMessage" | "window/logMessage" => {
                 let mut params = params;
