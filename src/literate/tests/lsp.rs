@@ -363,7 +363,7 @@ fn without_rust_analyzer_it_says_so_and_still_knows_the_chunks() {
     assert!(message.starts_with("no rust-analyzer"), "{message}");
     assert!(message.contains("/nonexistent/rust-analyzer"), "{message}");
     assert!(
-        message.contains("cargo +nightly install ra_ap_rust-analyzer"),
+        message.contains("apt-get install rust-web-analyzer rust-web-src"),
         "{message}"
     );
 
@@ -935,6 +935,98 @@ fn rust_analyzer_answers_inside_the_chapters() {
     editor.change("input.md", 3, &text);
 }
 
+/// The hint labels rust-analyzer puts on a chapter's line, joined.
+fn hints_on_line(hints: &Value, line: usize) -> Vec<String> {
+    let label = |hint: &Value| match &hint["label"] {
+        Value::String(label) => label.clone(),
+        parts => texts(parts, "value").concat(),
+    };
+    hints
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|hint| hint["position"]["line"] == line)
+        .map(label)
+        .collect()
+}
+
+#[test]
+#[ignore = "needs rust-analyzer on PATH: bash .ci/run installs it"]
+fn the_standard_library_is_known_in_the_chapters() {
+    let copy = copy_of_the_crate();
+    let (mut editor, text) = editor_with_rust_analyzer(copy.path());
+
+    let option = position(&text, "Option<Posn>", 0, 1);
+    let definition = editor.at("textDocument/definition", "input.md", option);
+    let target = definition[0]["uri"].as_str().unwrap_or_default();
+    assert!(target.ends_with("/core/src/option.rs"), "{definition}");
+    let source = Path::new(target.trim_start_matches("file://"));
+    let line = definition[0]["range"]["start"]["line"].as_u64().unwrap() as usize;
+    let defined = fs::read_to_string(source).expect("std's source is on disk");
+    assert!(
+        defined
+            .lines()
+            .nth(line)
+            .is_some_and(|l| l.contains("pub enum Option<T>")),
+        "{target}:{line}"
+    );
+
+    let chain = text
+        .find("    let best = posns\n")
+        .expect("the chain of find_best_positions");
+    let first = text[..chain].matches('\n').count();
+    let end = json!({"line": first + 6, "character": 0});
+    let range = json!({"start": {"line": first, "character": 0}, "end": end});
+    let uri = editor.chapter_uri("input.md");
+    let hints = editor.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": uri}, "range": range}),
+    );
+    let after_iter = hints_on_line(&hints, first + 1).concat();
+    assert!(after_iter.contains("Iter<"), "after .iter(): {hints}");
+    let after_zip = hints_on_line(&hints, first + 2).concat();
+    assert!(
+        after_zip.contains("Iterator<Item = (&Posn, "),
+        "after .zip(…): {hints}"
+    );
+    let typed = hints_on_line(&hints, first).concat();
+    assert!(
+        typed.contains("impl Iterator<Item = Posn>"),
+        "let best: {hints}"
+    );
+
+    let pushing = text.replacen(
+        "    let best = posns\n",
+        "    let mut seen = Vec::new();\n    seen.push(first);\n    posns.iter().\n    let best = posns\n",
+        1,
+    );
+    editor.change("input.md", 2, &pushing);
+    let push = position(&pushing, "seen.push(", 0, 6);
+    let hover = editor.at("textDocument/hover", "input.md", push);
+    let shown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        shown.contains("pub fn push(&mut self, value: T)"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("Appends an element to the back of a collection"),
+        "{shown}"
+    );
+
+    let after_dot = position(&pushing, "    posns.iter().\n", 0, 17);
+    let completion = editor.at("textDocument/completion", "input.md", after_dot);
+    let labels = texts(completion.get("items").unwrap_or(&completion), "label");
+    for method in ["map", "filter", "zip", "fold"] {
+        assert!(
+            labels
+                .iter()
+                .any(|label| *label == method || label.starts_with(&format!("{method}("))),
+            "{method} among {labels:?}"
+        );
+    }
+    editor.change("input.md", 3, &text);
+}
+
 #[test]
 #[ignore = "needs rust-analyzer on PATH: bash .ci/run installs it"]
 fn type_errors_show_where_the_code_is_written_and_rename_edits_every_chapter() {
@@ -1030,10 +1122,17 @@ fn a_second_book_in_a_layout_of_its_own_is_served() {
 fn a_test_run_from_its_lens_fails_at_its_chapter_line() {
     let (book, _, failing) = roman_with_a_failing_test();
     let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-target");
+    // The test compiles only the second book's crate: every dependency is compiled already, in the
+    // build directory of these tests.
+    let tests_tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let target = tests_tmp.join("fixture-target");
     let env = [
         ("LITERATE_RUST_ANALYZER", missing),
         ("CARGO_TARGET_DIR", target.as_os_str()),
+        (
+            "CARGO_BUILD_BUILD_DIR",
+            tests_tmp.parent().unwrap().as_os_str(),
+        ),
     ];
     let mut editor = Editor::start(book.path(), &env);
     editor.open("there-and-back.md");
@@ -1259,16 +1358,16 @@ fn a_killed_rust_analyzer_leaves_no_request_unanswered_and_comes_back() {
     editor.next_id += 1;
     editor.send(Request::new(id.into(), "textDocument/hover".into(), hover.clone()).into());
     kill_analyzer(&editor);
-    let deadline = Instant::now() + Duration::from_secs(3);
+    let deadline = Instant::now() + OVERDUE;
     loop {
         match editor.next_message(deadline) {
             Some(Message::Response(response)) if response.id == id.into() => break,
             Some(_) => {}
-            None => panic!("the request on its way was not answered within 3 s"),
+            None => panic!("the request on its way was not answered within {OVERDUE:?}"),
         }
     }
-    editor.diagnostics("input.md", Duration::from_secs(3), |d| d.is_empty());
-    editor.wait_for(Duration::from_secs(3), |n| {
+    editor.diagnostics("input.md", OVERDUE, |d| d.is_empty());
+    editor.wait_for(OVERDUE, |n| {
         n.method == "window/showMessage"
             && n.params["message"]
                 .as_str()
@@ -1309,6 +1408,12 @@ impl Rng {
         (self.0 % n.max(1) as u64) as usize
     }
 }
+
+/// An answer this late is a hang, not a busy machine: the server answers every request it passes
+/// to rust-analyzer by its own deadline of 1.5 s (as "content modified" if need be), and that
+/// answer was seen to come 0.7 s late with three rust-analyzers sharing two cores. How quickly it
+/// answers is measured by the benchmarks (`cargo bench -p literate --bench lsp`), not asserted.
+const OVERDUE: Duration = Duration::from_secs(15);
 
 /// The chapters a soak edits.
 const SOAKED: [&str; 4] = ["input.md", "world.md", "cats-path.md", "graph.md"];
@@ -1418,8 +1523,8 @@ impl Soak {
     }
 
     /// Asks about a random place of an open chapter, or about a chunk marker on it, and checks the
-    /// answer: it comes within 2 s, every range in it lies inside its document, and the answers
-    /// about a marker land on lines that hold that chunk's name.
+    /// answer: it comes (within [`OVERDUE`]), every range in it lies inside its document, and the
+    /// answers about a marker land on lines that hold that chunk's name.
     fn ask(&mut self) {
         let open: Vec<String> = self.open.keys().cloned().collect();
         let chapter = open[self.rng.below(open.len())].clone();
@@ -1443,9 +1548,11 @@ impl Soak {
             {
                 let (line, text) = markers[self.rng.below(markers.len())];
                 let start = text.find("// <<").unwrap() + 5;
-                let name = text[start..].split(">>").next().unwrap().to_string();
                 let character = text[..start].encode_utf16().count() + 1;
-                (json!({"line": line, "character": character}), Some(name))
+                (
+                    json!({"line": line, "character": character}),
+                    marker_name(text),
+                )
             } else {
                 let code: Vec<usize> = (0..lines.len())
                     .filter(|&n| lines[n].contains("let ") && !lines[n].contains("<<"))
@@ -1467,7 +1574,7 @@ impl Soak {
         let answer = self.editor.try_request(method, params);
         let took = asked.elapsed();
         self.slowest = self.slowest.max(took);
-        assert!(took < Duration::from_secs(2), "{method} took {took:?}");
+        assert!(took < OVERDUE, "{method} took {took:?}");
         let Ok(answer) = answer else { return };
         let on_marker = lines[position["line"].as_u64().unwrap() as usize].contains("<<");
         let word = word_at(&lines, &position).filter(|_| !on_marker);
@@ -1508,20 +1615,25 @@ impl Soak {
                 (&name, method)
             {
                 self.checked.1 += 1;
-                let named = |line: &str| {
-                    let inside = line.split("<<").nth(1)?.split(">>").next()?;
-                    Some(inside.split_whitespace().collect::<Vec<_>>().join(" "))
-                };
-                let wanted = name.split_whitespace().collect::<Vec<_>>().join(" ");
                 assert_eq!(
-                    named(lines[line]).as_deref(),
-                    Some(wanted.as_str()),
+                    marker_name(lines[line]).as_deref(),
+                    Some(name.as_str()),
                     "{method} of ⟨{name}⟩ landed on {:?}",
                     lines[line]
                 );
             }
         }
     }
+}
+
+/// The chunk a marker line names, read as the book's convention has it: everything between the
+/// `<<` after `//` and the line's last `>>`, runs of white space as one space. A name may hold `>>`
+/// or `// <<` itself (the soak types such names), so the first `>>` is not the end of it.
+fn marker_name(line: &str) -> Option<String> {
+    let after = line.trim_start().strip_prefix("//")?.trim_start();
+    let body = after.strip_prefix("<<")?;
+    let inside = &body[..body.rfind(">>")?];
+    Some(inside.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// The identifier a position stands in, if it stands in one that is not a keyword.
@@ -1673,7 +1785,53 @@ fn last_published<T, C: FromIterator<T>>(
 /// written) back to what they were, with one type error in `input.md`, and saved; every diagnostic,
 /// rust-analyzer's and `cargo check`'s included, must be what a server started afresh (once the
 /// soaked one has shut down, as an editor restarts its server) gives on them.
-fn soak(edits: usize, analyzer: bool, kills: usize) {
+/// The seeds that once made the soak without rust-analyzer fail (a marker line whose chunk name
+/// holds `>>` and `// <<`, read two ways by the soak's own checks).
+const SOAK_FAILED_WITH: [u64; 1] = [1795782807258632567];
+/// The seeds that once made the soak with rust-analyzer fail (its files left outside the crate's
+/// module tree after a restart, before the server waited for it to load).
+const ANALYZER_SOAK_FAILED_WITH: [u64; 2] = [1795708815847578339, 1795696786532038153];
+
+/// The seeds a soak runs, in order: the one `LITERATE_SOAK_SEED` names alone; else every seed that
+/// once failed it; then, except under `CI`, a new one from the clock, so that each run on a
+/// developer's machine explores a little more, while CI, which must not fail by chance, runs the
+/// same soaks every time. A seed that fails is printed, and belongs in the list once its bug is
+/// fixed.
+fn soak_seeds(failed_with: &[u64]) -> Vec<u64> {
+    if let Ok(seed) = std::env::var("LITERATE_SOAK_SEED") {
+        return vec![seed.parse().expect("LITERATE_SOAK_SEED is a number")];
+    }
+    let mut seeds = failed_with.to_vec();
+    if std::env::var_os("CI").is_none() {
+        let clock = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap();
+        seeds.push(clock.as_nanos() as u64 | 1);
+    }
+    seeds
+}
+
+/// Says at which edit a soak failed, should it fail: a seed that fails only late is cheap to run
+/// again with as many edits (`LITERATE_SOAK_EDITS`).
+struct AtEdit(usize);
+
+impl Drop for AtEdit {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("soak: failed at edit {} of its seed", self.0 + 1);
+        }
+    }
+}
+
+/// How many edits a soak makes: `LITERATE_SOAK_EDITS`, or `usual`. The usual sizes keep the soaks
+/// within CI's budget: 2,000 edits without rust-analyzer (the seed that failed it did so at its
+/// 780th), 1,000 with it (as many as when its seeds failed). Longer runs are a developer's to
+/// start, with `LITERATE_SOAK_EDITS=10000`.
+fn soak_edits(usual: usize) -> usize {
+    std::env::var("LITERATE_SOAK_EDITS").map_or(usual, |n| n.parse().expect("a number"))
+}
+
+fn soak(seed: u64, edits: usize, analyzer: bool, kills: usize) {
     let copy = copy_of_the_crate();
     let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
     let editor = if analyzer {
@@ -1681,16 +1839,6 @@ fn soak(edits: usize, analyzer: bool, kills: usize) {
     } else {
         Editor::start(copy.path(), &[("LITERATE_RUST_ANALYZER", missing)])
     };
-    let seed = std::env::var("LITERATE_SOAK_SEED").map_or_else(
-        |_| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos() as u64
-                | 1
-        },
-        |s| s.parse().expect("a number"),
-    );
     eprintln!("soak: {edits} edits, seed {seed} (LITERATE_SOAK_SEED={seed} runs it again)");
     let mut soak = Soak {
         editor,
@@ -1704,6 +1852,7 @@ fn soak(edits: usize, analyzer: bool, kills: usize) {
     soak.open.insert("input.md".into(), (1, opened));
     let started = Instant::now();
     for n in 0..edits {
+        let _at = AtEdit(n);
         soak.edit();
         if soak.rng.below(2) == 0 {
             soak.ask();
@@ -1772,17 +1921,17 @@ fn soak(edits: usize, analyzer: bool, kills: usize) {
 
 #[test]
 fn a_soak_of_random_edits_gets_every_answer_in_time_and_in_place() {
-    let edits =
-        std::env::var("LITERATE_SOAK_EDITS").map_or(10_000, |n| n.parse().expect("a number"));
-    soak(edits, false, 0);
+    for seed in soak_seeds(&SOAK_FAILED_WITH) {
+        soak(seed, soak_edits(2_000), false, 0);
+    }
 }
 
 #[test]
 #[ignore = "needs rust-analyzer on PATH: bash .ci/run installs it"]
 fn a_soak_with_rust_analyzer_killed_along_the_way() {
-    let edits =
-        std::env::var("LITERATE_SOAK_EDITS").map_or(1_000, |n| n.parse().expect("a number"));
-    soak(edits, true, 3);
+    for seed in soak_seeds(&ANALYZER_SOAK_FAILED_WITH) {
+        soak(seed, soak_edits(1_000), true, 3);
+    }
 }
 
 #[test]

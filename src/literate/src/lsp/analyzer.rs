@@ -14,7 +14,15 @@ use lsp_server::Message;
 pub const ANALYZER_VARIABLE: &str = "LITERATE_RUST_ANALYZER";
 
 /// How to get one, for the message that says it is missing.
-pub const INSTALL_HINT: &str = "install one with `cargo +nightly install ra_ap_rust-analyzer --version 0.0.349 --locked --root DIR` and put DIR/bin on PATH, or name it in LITERATE_RUST_ANALYZER";
+pub const INSTALL_HINT: &str = "install one (`rustup component add rust-analyzer`, or on Debian `apt-get install rust-web-analyzer rust-web-src`) and put it on PATH, or name it in LITERATE_RUST_ANALYZER";
+
+/// The environment variable through which rust-analyzer is told where the standard library's source
+/// is, when the toolchain's sysroot does not hold it.
+const SOURCE_VARIABLE: &str = "RUST_SRC_PATH";
+
+/// Where systems keep the standard library's source outside any toolchain: Debian's `rust-src` and
+/// `rust-web-src` packages put it here.
+const SYSTEM_STD_SOURCE: &str = "/usr/lib/rustlib/src/rust/library";
 
 /// A running rust-analyzer.
 pub struct Analyzer {
@@ -26,7 +34,11 @@ pub struct Analyzer {
 impl Analyzer {
     /// Starts `program` with `target_dir` as Cargo's target directory, in `dir`.
     pub fn start(program: &Path, dir: &Path, target_dir: &Path) -> Result<Analyzer, String> {
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        if let Some(source) = std_source_to_name(dir) {
+            command.env(SOURCE_VARIABLE, source);
+        }
+        let mut child = command
             .current_dir(dir)
             .env("CARGO_TARGET_DIR", target_dir)
             .stdin(Stdio::piped())
@@ -109,6 +121,30 @@ pub fn find_rust_analyzer() -> Result<PathBuf, String> {
         format!("no working rust-analyzer on PATH ({})", tried.join("; "))
     };
     Err(format!("{found}; {INSTALL_HINT}"))
+}
+
+/// The standard library's source to name to rust-analyzer, if it would not find it by itself: none
+/// when `RUST_SRC_PATH` is set already or the toolchain that builds the crate in `dir` has its own
+/// (rustup's `rust-src` component); else the system's copy, where there is one. Without it,
+/// rust-analyzer knows nothing of std's items: no hover on `Vec::push`, no completion of iterator
+/// methods, no types through their chains.
+fn std_source_to_name(dir: &Path) -> Option<PathBuf> {
+    if std::env::var_os(SOURCE_VARIABLE).is_some() {
+        return None;
+    }
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let sysroot = Command::new(rustc)
+        .args(["--print", "sysroot"])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()
+        .filter(|output| output.status.success())
+        .map(|output| PathBuf::from(String::from_utf8_lossy(&output.stdout).trim()));
+    let own = sysroot.is_some_and(|root| root.join("lib/rustlib/src/rust/library").is_dir());
+    let system = Path::new(SYSTEM_STD_SOURCE);
+    (!own && system.is_dir()).then(|| system.to_path_buf())
 }
 
 /// Whether `rust-analyzer --version` succeeds; if not, why not, in a few words.
