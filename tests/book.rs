@@ -11,6 +11,9 @@ use std::process::Command;
 
 use literate::{SourceText, Web, chapter_links, fenced_blocks};
 
+#[path = "../src/literate/tests/support/shared_build.rs"]
+mod shared_build;
+
 fn book_src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src")
 }
@@ -244,8 +247,9 @@ fn data_hrefs(html: &str) -> Vec<String> {
 }
 
 /// A copy of the whole crate (its manifest, build script, shells, tools and book) in a temporary
-/// directory, to be broken on purpose.
-fn copy_of_the_crate() -> tempfile::TempDir {
+/// directory, to be broken on purpose; `copy` tells its compiled files apart from the crate's and
+/// the other copies'.
+fn copy_of_the_crate(copy: &str) -> tempfile::TempDir {
     let from = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().expect("a temporary directory");
     for file in ["Cargo.toml", "Cargo.lock", "build.rs"] {
@@ -259,7 +263,17 @@ fn copy_of_the_crate() -> tempfile::TempDir {
         dir.path().join("book/book.toml"),
     )
     .expect("copy book.toml");
+    shared_build::tell_apart(dir.path(), copy);
     dir
+}
+
+/// `mdbook build` of the copy in `crate_dir`, compiling only what the copy changes, its final files
+/// in `own` under the tests' temporary directory.
+fn mdbook_command_sharing(crate_dir: &Path, dest: &Path, own: &str) -> Command {
+    let mut command = mdbook_command(crate_dir, dest);
+    let tests_tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    shared_build::share_compiled_dependencies(&mut command, tests_tmp, own);
+    command
 }
 
 fn copy_tree(from: &Path, to: &Path) {
@@ -294,12 +308,9 @@ fn break_chapter(crate_dir: &Path, chapter: &str, old: &str, new: &str) -> usize
 #[test]
 #[ignore = "needs mdbook 0.5.4: bash .ci/run installs it"]
 fn a_broken_book_never_builds_and_says_where_it_is_broken() {
-    let copy = copy_of_the_crate();
-    // The copy compiles in a target directory of its own, kept between runs.
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("broken-book-target");
+    let copy = copy_of_the_crate("broken");
     let build = |dest: &Path| {
-        let output = mdbook_command(copy.path(), dest)
-            .env("CARGO_TARGET_DIR", &target)
+        let output = mdbook_command_sharing(copy.path(), dest, "broken-book-target")
             .output()
             .expect("mdbook runs (bash .ci/run installs it)");
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -363,14 +374,12 @@ fn figures_of(html: &str) -> Vec<&str> {
 #[test]
 #[ignore = "needs mdbook 0.5.4: bash .ci/run installs it"]
 fn a_prose_edit_compiles_nothing_and_a_code_edit_draws_the_figures_again() {
-    let copy = copy_of_the_crate();
-    // A target directory of its own, kept between runs: another test's builds would change the
+    // A copy of its own, told apart from the others: another test's builds would change the
     // figures program under this one.
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("edited-book-target");
+    let copy = copy_of_the_crate("edited");
     let build = || {
         let dest = tempfile::tempdir().expect("a temporary directory");
-        let output = mdbook_command(copy.path(), dest.path())
-            .env("CARGO_TARGET_DIR", &target)
+        let output = mdbook_command_sharing(copy.path(), dest.path(), "edited-book-target")
             .output()
             .expect("mdbook runs (bash .ci/run installs it)");
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();

@@ -115,15 +115,29 @@ fn open(browser: &Browser, path: &str) -> Arc<Tab> {
     tab
 }
 
+/// Opens page `path` of the book in `tab`, and waits until it has loaded: its document is a new
+/// one, at that page, and complete (every script of the page has run, the weaver's links included).
+/// The tab's own wait for a navigation would also wait for the network to be idle for half a
+/// second, which a book of local files never needs, on every one of the hundreds of pages these
+/// tests open.
 fn go(tab: &Tab, path: &str) {
     let url = format!(
         "file://{}/{path}",
         fs::canonicalize(book()).unwrap().display()
     );
-    tab.navigate_to(&url)
-        .and_then(|t| t.wait_until_navigated())
-        .expect("the page loads");
-    tab.wait_for_element("body").expect("a body");
+    eval(tab, "window.__left = true");
+    tab.navigate_to(&url).expect("the page loads");
+    let loaded = format!(
+        "!window.__left && document.readyState === 'complete' && decodeURIComponent(location.pathname).endsWith({:?})",
+        format!("/{path}")
+    );
+    for _ in 0..3000 {
+        if tab.evaluate(&loaded, false).ok().and_then(|r| r.value) == Some(Value::Bool(true)) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("{path} did not load within 30 s");
 }
 
 fn eval(tab: &Tab, expression: &str) -> Value {

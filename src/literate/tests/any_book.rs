@@ -9,23 +9,26 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+// This file builds no copy of Chat Noir, so it tells none apart.
+#[allow(dead_code)]
+#[path = "support/shared_build.rs"]
+mod shared_build;
 mod support;
 
 use support::{literate_dir, roman, roman_with_a_failing_test};
 
-/// Runs a command in `dir`, with the target directory the other fixture crates share, so that the
-/// tangler is compiled once; `PATH` starts with the weaver's directory.
+/// Runs a command in `dir`, compiling only the crate there (the tangler and every dependency are
+/// compiled once, by the build of these tests); `PATH` starts with the weaver's directory.
 fn run(mut command: Command, dir: &Path) -> Output {
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-target");
+    let tests_tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    shared_build::share_compiled_dependencies(&mut command, tests_tmp, "fixture-target");
     let path = std::env::join_paths(std::iter::once(weaver_dir().to_path_buf()).chain(
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
     ))
     .unwrap();
     command
         .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target)
         .env("PATH", path)
-        .env_remove("CARGO_MAKEFLAGS")
         .output()
         .expect("the command runs")
 }

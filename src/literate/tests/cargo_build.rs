@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 // This file copies a crate with the shared helper, and needs none of the others.
+#[path = "support/shared_build.rs"]
+mod shared_build;
 #[allow(dead_code)]
 mod support;
 
@@ -41,16 +43,12 @@ fn fixture(chapter: &str) -> tempfile::TempDir {
     dir
 }
 
-/// Runs a command in the fixture with a target directory shared between runs, so that the tooling
-/// is compiled once.
+/// Runs a command in the fixture, compiling only what the fixture changes (the tooling and every
+/// dependency are compiled once, by the build of these tests).
 fn run(mut command: Command, dir: &Path) -> Output {
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixture-target");
-    command
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target)
-        .env_remove("CARGO_MAKEFLAGS")
-        .output()
-        .expect("cargo runs")
+    let tests_tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    shared_build::share_compiled_dependencies(&mut command, tests_tmp, "fixture-target");
+    command.current_dir(dir).output().expect("cargo runs")
 }
 
 fn cargo_build(dir: &Path) -> Output {
@@ -161,8 +159,8 @@ fn only_files_not_vouched_for_are_parsed_again() {
 }
 
 /// A copy of the Chat Noir crate itself (its manifest, lock file, build script, shells, tools and
-/// book), to be built.
-fn copy_of_chat_noir() -> tempfile::TempDir {
+/// book), to be built; `copy` tells its compiled files apart from the crate's and the other copies'.
+fn copy_of_chat_noir(copy: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let root = project_root();
     for file in ["Cargo.toml", "Cargo.lock", "build.rs"] {
@@ -176,12 +174,13 @@ fn copy_of_chat_noir() -> tempfile::TempDir {
         dir.path().join("book/book.toml"),
     )
     .unwrap();
+    shared_build::tell_apart(dir.path(), copy);
     dir
 }
 
 #[test]
 fn a_failing_test_of_the_book_is_reported_at_its_line_in_tests_md() {
-    let copy = copy_of_chat_noir();
+    let copy = copy_of_chat_noir("failing");
     let chapter = copy.path().join("book/src/tests.md");
     let text = fs::read_to_string(&chapter).unwrap();
     let wrong = "assert_eq!(board.iter().filter(|c| c.blocked).count(), 7);";
@@ -210,7 +209,7 @@ fn a_failing_test_of_the_book_is_reported_at_its_line_in_tests_md() {
 
 #[test]
 fn a_panic_in_the_game_s_program_is_reported_at_its_line_in_run_md() {
-    let copy = copy_of_chat_noir();
+    let copy = copy_of_chat_noir("panicking");
     let chapter = copy.path().join("book/src/run.md");
     let text = fs::read_to_string(&chapter).unwrap();
     let parse = "    let options = Options::parse();\n";

@@ -1,0 +1,57 @@
+//! Copies of a crate built by the tests, compiling only what the copy changes: their cargo runs keep
+//! their intermediate files in the build directory of the workspace whose tests run them (Cargo's
+//! `build-dir`), where every dependency is compiled already, and only their final files in a
+//! directory of their own. So a copy of Chat Noir builds its window's program without compiling the
+//! window's hundreds of crates again.
+//!
+//! Cargo names what it compiles for a package of a workspace by the package's name, version and
+//! place in its workspace, so a copy's own packages would take the names of the originals' files
+//! and write over them. [`tell_apart`] gives the copy's packages versions of their own first.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+/// The build directory of the workspace these tests belong to: the target directory whose `tmp`
+/// cargo gave them.
+fn workspace_build_dir(tests_tmp: &Path) -> &Path {
+    tests_tmp
+        .parent()
+        .expect("the tests' directory is inside the target directory")
+}
+
+/// Makes `command` (a cargo run, or a program that runs cargo) keep its intermediate files in the
+/// workspace's build directory and its final files in `own`, under the tests' `tests_tmp`.
+pub fn share_compiled_dependencies(command: &mut Command, tests_tmp: &Path, own: &str) {
+    command
+        .env("CARGO_BUILD_BUILD_DIR", workspace_build_dir(tests_tmp))
+        .env("CARGO_TARGET_DIR", tests_tmp.join(own))
+        .env_remove("CARGO_MAKEFLAGS");
+}
+
+/// Gives each package of the copied workspace in `dir` (its root package and its members, as
+/// `version = "0.1.0"` in their manifests) the version `0.1.0-{copy}`, so that nothing compiled
+/// for the copy is named like the original's. `copy` is a word of letters, one for each copy that
+/// may be built at the same time as another.
+pub fn tell_apart(dir: &Path, copy: &str) {
+    let manifests = [
+        "Cargo.toml",
+        "src/literate/Cargo.toml",
+        "src/weaver/Cargo.toml",
+        "src/figures/Cargo.toml",
+    ];
+    for manifest in manifests
+        .map(|m| dir.join(m))
+        .iter()
+        .filter(|m| m.is_file())
+    {
+        let text = fs::read_to_string(manifest).expect("a manifest");
+        let versioned = text.replacen(
+            "\nversion = \"0.1.0\"\n",
+            &format!("\nversion = \"0.1.0-{copy}\"\n"),
+            1,
+        );
+        assert_ne!(versioned, text, "{} has version 0.1.0", manifest.display());
+        fs::write(manifest, versioned).expect("write a manifest");
+    }
+}
