@@ -50,6 +50,7 @@ fn mdbook_build(crate_dir: &Path, dest: &Path) -> std::process::Output {
 /// The `mdbook build` of the book of the crate in `crate_dir` into `dest`, to be run.
 fn mdbook_command(crate_dir: &Path, dest: &Path) -> Command {
     let mut command = Command::new("mdbook");
+    literate::cargo_command::forget_the_program_cargo_ran(&mut command);
     command
         .args(["build", "book", "--dest-dir"])
         .arg(dest)

@@ -66,7 +66,9 @@ fn book() -> &'static Path {
     BOOK.get_or_init(|| {
         let dest = Path::new(env!("CARGO_TARGET_TMPDIR")).join("book-in-browser");
         let _ = fs::remove_dir_all(&dest);
-        let output = Command::new("mdbook")
+        let mut mdbook = Command::new("mdbook");
+        literate::cargo_command::forget_the_program_cargo_ran(&mut mdbook);
+        let output = mdbook
             .args(["build", "book", "--dest-dir"])
             .arg(&dest)
             .current_dir(crate_dir())

@@ -9,12 +9,13 @@ use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{ExitCode, Stdio};
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use serde_json::Value;
 
 use crate::LineMap;
+use crate::cargo_command::cargo_command;
 
 /// Runs `cargo check --message-format=json` with `cargo_args` in the current directory, prints every
 /// diagnostic at its Markdown place, and exits as cargo did.
@@ -73,7 +74,7 @@ pub fn cargo(
     renderer: &Renderer,
     out: &mut dyn Write,
 ) -> io::Result<Report> {
-    let mut child = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+    let mut child = cargo_command()
         .arg(subcommand)
         .arg("--message-format=json")
         .args(args)

@@ -15,6 +15,7 @@ use std::thread;
 use serde_json::Value;
 
 use crate::cargo_check::{Mapper, renderer_for};
+use crate::cargo_command::cargo_command;
 
 /// Runs `cargo SUBCOMMAND ARGS` in the working directory, with places mapped; exits as cargo did.
 pub fn run(subcommand: &str, args: &[String]) -> ExitCode {
@@ -104,7 +105,7 @@ fn cargo(subcommand: &str, args: &[String], colour: bool) -> Command {
         "--message-format=json"
     };
     let (flags, rest) = split_at_program_args(args);
-    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    let mut command = cargo_command();
     command
         .arg(subcommand)
         .arg(format)

@@ -11,6 +11,7 @@
 mod book;
 pub mod build_script;
 pub mod cargo_check;
+pub mod cargo_command;
 pub mod cargo_run;
 mod diagnostic;
 pub mod fmt;

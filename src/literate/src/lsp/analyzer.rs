@@ -8,6 +8,8 @@ use std::process::{Child, Command, Stdio};
 use std::thread;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
+
+use crate::cargo_command::forget_the_program_cargo_ran;
 use lsp_server::Message;
 
 /// The environment variable that names a rust-analyzer to use instead of searching `PATH`.
@@ -35,6 +37,7 @@ impl Analyzer {
     /// Starts `program` with `target_dir` as Cargo's target directory, in `dir`.
     pub fn start(program: &Path, dir: &Path, target_dir: &Path) -> Result<Analyzer, String> {
         let mut command = Command::new(program);
+        forget_the_program_cargo_ran(&mut command);
         if let Some(source) = std_source_to_name(dir) {
             command.env(SOURCE_VARIABLE, source);
         }

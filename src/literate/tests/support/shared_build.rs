@@ -21,8 +21,10 @@ fn workspace_build_dir(tests_tmp: &Path) -> &Path {
 }
 
 /// Makes `command` (a cargo run, or a program that runs cargo) keep its intermediate files in the
-/// workspace's build directory and its final files in `own`, under the tests' `tests_tmp`.
+/// workspace's build directory and its final files in `own`, under the tests' `tests_tmp`, and
+/// start cargo as a shell does, without what cargo set for the test.
 pub fn share_compiled_dependencies(command: &mut Command, tests_tmp: &Path, own: &str) {
+    literate::cargo_command::forget_the_program_cargo_ran(command);
     command
         .env("CARGO_BUILD_BUILD_DIR", workspace_build_dir(tests_tmp))
         .env("CARGO_TARGET_DIR", tests_tmp.join(own))
