@@ -179,6 +179,7 @@ fn copy_of_chat_noir(copy: &str) -> tempfile::TempDir {
 }
 
 #[test]
+#[ignore = "long, it builds a copy of Chat Noir: bash .ci/run runs it"]
 fn a_failing_test_of_the_book_is_reported_at_its_line_in_tests_md() {
     let copy = copy_of_chat_noir("failing");
     let chapter = copy.path().join("book/src/tests.md");
@@ -208,6 +209,7 @@ fn a_failing_test_of_the_book_is_reported_at_its_line_in_tests_md() {
 }
 
 #[test]
+#[ignore = "long, it builds a copy of Chat Noir and its window: bash .ci/run runs it"]
 fn a_panic_in_the_game_s_program_is_reported_at_its_line_in_run_md() {
     let copy = copy_of_chat_noir("panicking");
     let chapter = copy.path().join("book/src/run.md");

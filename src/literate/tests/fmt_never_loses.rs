@@ -393,6 +393,7 @@ fn format_twice(book: &GeneratedBook, tally: &mut Tally) -> Result<(), TestCaseE
 }
 
 #[test]
+#[ignore = "long, a thousand books: bash .ci/run runs it"]
 fn fmt_keeps_every_byte_of_prose_and_gives_rustfmts_code() {
     let books = std::env::var("LITERATE_FMT_BOOKS").map_or(1000, |n| n.parse().expect("a number"));
     let mut runner = TestRunner::new(Config {
