@@ -2,7 +2,7 @@
 //! requests about a whole chapter that an editor sends as it shows one (inlay hints and semantic
 //! tokens of the longest chapter, `solver-tests.md`), and over a code action's edit in `input.md`.
 //! The server runs on an in-memory connection; rust-analyzer is the first on `PATH` (`bash .ci/run`
-//! builds one). Without one, nothing is measured and the benchmark says so.
+//! installs Debian's). Without one, nothing is measured and the benchmark says so.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -7,7 +7,10 @@
 
 use std::process::Command;
 
-/// What cargo sets for a program it runs, besides every `CARGO_PKG_…` variable.
+/// What cargo sets for a program or a build script it runs, besides every `CARGO_PKG_…` variable.
+/// (It also puts its build's library directories on `LD_LIBRARY_PATH` and the `[env]` of its
+/// configuration into a program's environment; those are kept, since a cargo started in turn sets
+/// them again just the same.)
 const SET_FOR_A_PROGRAM: [&str; 7] = [
     "CARGO_MANIFEST_DIR",
     "CARGO_MANIFEST_PATH",

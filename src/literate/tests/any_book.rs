@@ -17,8 +17,8 @@ mod support;
 
 use support::{literate_dir, roman, roman_with_a_failing_test};
 
-/// Runs a command in `dir`, compiling only the crate there (the tangler and every dependency are
-/// compiled once, by the build of these tests); `PATH` starts with the weaver's directory.
+/// Runs a command in `dir`, compiling only the crates there (its dependencies from crates.io are
+/// compiled already, by the build of these tests); `PATH` starts with the weaver's directory.
 fn run(mut command: Command, dir: &Path) -> Output {
     let tests_tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
     shared_build::share_compiled_dependencies(&mut command, tests_tmp, "fixture-target");

@@ -5,9 +5,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-// This file copies a crate with the shared helper, and needs none of the others.
 #[path = "support/shared_build.rs"]
 mod shared_build;
+// This file copies a crate with the shared helper, and needs none of the others.
 #[allow(dead_code)]
 mod support;
 
@@ -43,8 +43,8 @@ fn fixture(chapter: &str) -> tempfile::TempDir {
     dir
 }
 
-/// Runs a command in the fixture, compiling only what the fixture changes (the tooling and every
-/// dependency are compiled once, by the build of these tests).
+/// Runs a command in the fixture, compiling only the crates there (their dependencies from
+/// crates.io are compiled already, by the build of these tests).
 fn run(mut command: Command, dir: &Path) -> Output {
     let tests_tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
     shared_build::share_compiled_dependencies(&mut command, tests_tmp, "fixture-target");

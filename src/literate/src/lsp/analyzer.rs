@@ -127,10 +127,11 @@ pub fn find_rust_analyzer() -> Result<PathBuf, String> {
 }
 
 /// The standard library's source to name to rust-analyzer, if it would not find it by itself: none
-/// when `RUST_SRC_PATH` is set already or the toolchain that builds the crate in `dir` has its own
-/// (rustup's `rust-src` component); else the system's copy, where there is one. Without it,
-/// rust-analyzer knows nothing of std's items: no hover on `Vec::push`, no completion of iterator
-/// methods, no types through their chains.
+/// when `RUST_SRC_PATH` is set already; else as [`std_source_beside`] chooses, for the sysroot of
+/// the toolchain that builds the crate in `dir`. Without it, rust-analyzer knows nothing of std's
+/// items: no hover on `Vec::push`, no completion of iterator methods, no types through their
+/// chains. (The system's source may be of another Rust release than the toolchain, as Debian's 1.96
+/// beside rustup's 1.95: std's items change little between releases, and far better that than none.)
 fn std_source_to_name(dir: &Path) -> Option<PathBuf> {
     if std::env::var_os(SOURCE_VARIABLE).is_some() {
         return None;
@@ -145,8 +146,13 @@ fn std_source_to_name(dir: &Path) -> Option<PathBuf> {
         .ok()
         .filter(|output| output.status.success())
         .map(|output| PathBuf::from(String::from_utf8_lossy(&output.stdout).trim()));
+    std_source_beside(sysroot.as_deref(), Path::new(SYSTEM_STD_SOURCE))
+}
+
+/// `system`, the system's copy of std's source, if there is one and the toolchain whose `sysroot`
+/// is given (if `rustc` told it) has no source of its own (rustup's `rust-src` component).
+fn std_source_beside(sysroot: Option<&Path>, system: &Path) -> Option<PathBuf> {
     let own = sysroot.is_some_and(|root| root.join("lib/rustlib/src/rust/library").is_dir());
-    let system = Path::new(SYSTEM_STD_SOURCE);
     (!own && system.is_dir()).then(|| system.to_path_buf())
 }
 
@@ -163,4 +169,27 @@ fn runs(program: &Path) -> Result<(), String> {
     let stderr = String::from_utf8_lossy(&output.stderr);
     let first = stderr.lines().next().unwrap_or("").trim();
     Err(format!("fails: {first}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_system_s_std_source_is_named_only_where_the_toolchain_has_none() {
+        let toolchain = tempfile::tempdir().unwrap();
+        let system = tempfile::tempdir().unwrap();
+        let (root, library) = (toolchain.path(), system.path());
+        assert_eq!(
+            std_source_beside(Some(root), library),
+            Some(library.to_path_buf())
+        );
+        assert_eq!(
+            std_source_beside(None, library),
+            Some(library.to_path_buf())
+        );
+        assert_eq!(std_source_beside(Some(root), &root.join("none")), None);
+        std::fs::create_dir_all(root.join("lib/rustlib/src/rust/library")).unwrap();
+        assert_eq!(std_source_beside(Some(root), library), None);
+    }
 }

@@ -2,6 +2,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The literate crate's directory.
 pub fn literate_dir() -> PathBuf {
@@ -27,14 +28,27 @@ pub fn copy_tree(from: &Path, to: &Path) {
 
 /// A copy of the second book's crate (`tests/books/roman`, Roman numerals, its book in `docs/`
 /// and its chapters in `docs/chapters`), its tangler found where it is, with the workspace's lock
-/// file so that nothing new is resolved.
+/// file so that nothing new is resolved. Each copy has a version of its own (`0.1.0-copy…`), so
+/// that copies built at the same time in one build directory (the tests' shared one, see
+/// `shared_build.rs`) never take each other's compiled files.
 pub fn roman() -> tempfile::TempDir {
+    static COPIES: AtomicUsize = AtomicUsize::new(0);
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&literate_dir().join("tests/books/roman"), dir.path());
     let manifest = dir.path().join("Cargo.toml");
     let text = fs::read_to_string(&manifest).unwrap();
     let located = format!("path = {:?}", literate_dir().display().to_string());
-    fs::write(&manifest, text.replace("path = \"../../..\"", &located)).unwrap();
+    let copy = format!(
+        "{}-{}",
+        std::process::id(),
+        COPIES.fetch_add(1, Ordering::Relaxed)
+    );
+    let text = text.replace("path = \"../../..\"", &located).replacen(
+        "\nversion = \"0.1.0\"\n",
+        &format!("\nversion = \"0.1.0-copy{copy}\"\n"),
+        1,
+    );
+    fs::write(&manifest, text).unwrap();
     let lock = literate_dir().join("../../Cargo.lock");
     fs::copy(lock, dir.path().join("Cargo.lock")).unwrap();
     dir

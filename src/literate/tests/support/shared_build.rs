@@ -31,29 +31,27 @@ pub fn share_compiled_dependencies(command: &mut Command, tests_tmp: &Path, own:
         .env_remove("CARGO_MAKEFLAGS");
 }
 
-/// Gives each package of the copied workspace in `dir` (its root package and its members, as
-/// `version = "0.1.0"` in their manifests) the version `0.1.0-{copy}`, so that nothing compiled
-/// for the copy is named like the original's. `copy` is a word of letters, one for each copy that
-/// may be built at the same time as another.
+/// Gives each package of the copied workspace in `dir` (its root package and its members, each
+/// `version = "0.1.0"` in its manifest) the version `0.1.0-{copy}`, so that nothing compiled for
+/// the copy is named like the original's. `copy` is a word of letters, one for each copy that may
+/// be built at the same time as another.
 pub fn tell_apart(dir: &Path, copy: &str) {
-    let manifests = [
+    let members = [
         "Cargo.toml",
         "src/literate/Cargo.toml",
         "src/weaver/Cargo.toml",
         "src/figures/Cargo.toml",
+        "src/book-browser/Cargo.toml",
     ];
-    for manifest in manifests
-        .map(|m| dir.join(m))
-        .iter()
-        .filter(|m| m.is_file())
-    {
-        let text = fs::read_to_string(manifest).expect("a manifest");
+    for manifest in members.map(|m| dir.join(m)) {
+        let text = fs::read_to_string(&manifest).expect("a member's manifest in the copy");
         let versioned = text.replacen(
             "\nversion = \"0.1.0\"\n",
             &format!("\nversion = \"0.1.0-{copy}\"\n"),
             1,
         );
-        assert_ne!(versioned, text, "{} has version 0.1.0", manifest.display());
+        let said = format!("{} has no `version = \"0.1.0\"` line", manifest.display());
+        assert_ne!(versioned, text, "{said}");
         fs::write(manifest, versioned).expect("write a manifest");
     }
 }
