@@ -3,7 +3,7 @@
 //! The book's chapters are Markdown files listed in `SUMMARY.md`. Their plain `rust` code blocks that
 //! begin with a header comment (`// <<name>>=` or `// <<name>>+=`) are named chunks; a line
 //! `// <<name>>` inside a chunk stands for that chunk's text, and roots (`// <<file:NAME.rs>>=`)
-//! become files. This crate reads that web ([`Web`]), tangles it into Rust files with a line map back
+//! become files. `js` blocks are chunks too, in JavaScript, with roots `// <<file:NAME.js>>=`. This crate reads that web ([`Web`]), tangles it into Rust files with a line map back
 //! to the Markdown ([`tangle`]), checks the tangled Rust's syntax ([`check_syntax`]), maps the
 //! compiler's diagnostics back to Markdown places ([`cargo_check`]) and weaves chapters for mdbook
 //! ([`weave`]).
@@ -45,7 +45,9 @@ pub use source::SourceText;
 pub use splice::{NewChapter, WriteError, write_chapters};
 pub use syntax::{MAX_NESTING, check_syntax, check_syntax_of_all};
 pub use tangle::{MAX_BYTES, MAX_LINES, TangledFile, is_announcement, tangle, write_if_changed};
-pub use web::{ChapterChunks, ChunkCache, Line, Part, PartKind, Reference, Uses, Web, root_file};
+pub use web::{
+    ChapterChunks, ChunkCache, Language, Line, Part, PartKind, Reference, Uses, Web, root_file,
+};
 
 use std::path::{Path, PathBuf};
 
@@ -55,7 +57,12 @@ use std::path::{Path, PathBuf};
 pub struct Outcome {
     /// The chunks of the book as read, sound or not.
     pub web: Web,
+    /// The Rust files: what the build compiles and every Rust tool (the syntax check, the shells,
+    /// `fmt`, the language server) reads.
     pub files: Vec<TangledFile>,
+    /// The files of the book's other languages (JavaScript, for a web page), written for whoever
+    /// serves them: the weaver publishes them with the book.
+    pub scripts: Vec<TangledFile>,
     pub problems: Vec<Diagnostic>,
     pub inputs: Vec<PathBuf>,
 }
@@ -103,11 +110,13 @@ fn tangle_chapters(src_dir: &Path, display_dir: &str, reading: &mut Reading) -> 
         None => Web::parse(book.chapters),
     };
     problems.extend(parse_problems);
-    let files = match tangle(&web) {
-        Ok(files) => files,
+    let (files, scripts) = match tangle(&web) {
+        Ok(files) => files
+            .into_iter()
+            .partition(|file| Language::of_file(&file.name) == Language::Rust),
         Err(tangle_problems) => {
             problems.extend(tangle_problems);
-            Vec::new()
+            (Vec::new(), Vec::new())
         }
     };
     let checked_before = reading.checked_before;
@@ -117,6 +126,7 @@ fn tangle_chapters(src_dir: &Path, display_dir: &str, reading: &mut Reading) -> 
     Outcome {
         web,
         files,
+        scripts,
         problems,
         inputs: book.inputs,
     }
@@ -161,6 +171,7 @@ pub fn tangle_crate_trusting(crate_dir: &Path, checked_before: Trusted) -> Outco
             return Outcome {
                 web: Web::default(),
                 files: Vec::new(),
+                scripts: Vec::new(),
                 problems: vec![problem],
                 inputs: vec![crate_dir.join("Cargo.toml")],
             };

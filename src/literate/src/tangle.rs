@@ -42,6 +42,7 @@ pub fn tangle(web: &Web) -> Result<Vec<TangledFile>, Vec<Diagnostic>> {
     let mut problems = Vec::new();
     check_definitions(web, &mut problems);
     check_references(web, &mut problems);
+    check_languages(web, &mut problems);
     check_roots(web, &mut problems);
     let uses = web.uses();
     check_cycles(web, &uses, &mut problems);
@@ -145,6 +146,48 @@ fn check_references(web: &Web, problems: &mut Vec<Diagnostic>) {
                     part.name
                 ),
             ));
+        }
+    }
+}
+
+/// A chunk is written in one language, and is used only in chunks of that language: a JavaScript
+/// chunk's lines cannot stand in a Rust file, nor Rust's in a JavaScript one.
+fn check_languages(web: &Web, problems: &mut Vec<Diagnostic>) {
+    for name in web.names() {
+        let mut parts = web.parts_of(name);
+        let first = parts.next().expect("a listed name has parts");
+        for part in parts.filter(|part| part.language != first.language) {
+            problems.push(
+                Diagnostic::new(
+                    part.header.clone(),
+                    format!(
+                        "this part of ⟨{name}⟩ is {}, but the chunk is {}; a chunk is written in one language",
+                        part.language.name(),
+                        first.language.name()
+                    ),
+                )
+                .with_note(first.header.clone(), "its first part is here"),
+            );
+        }
+    }
+    for (part, reference) in web.references() {
+        let Some(used) = web.parts_of(&reference.name).next() else {
+            continue;
+        };
+        if used.language != part.language {
+            problems.push(
+                Diagnostic::new(
+                    reference.place.clone(),
+                    format!(
+                        "⟨{}⟩ is {}; it cannot be used inside ⟨{}⟩, which is {}",
+                        reference.name,
+                        used.language.name(),
+                        part.name,
+                        part.language.name()
+                    ),
+                )
+                .with_note(used.header.clone(), "defined here"),
+            );
         }
     }
 }

@@ -10,11 +10,56 @@ pub enum PartKind {
     Append,
 }
 
+/// The language of a chunk's code block: Rust (a `rust` fence), or JavaScript (`js`) for a program's
+/// part that runs in a web page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    Rust,
+    JavaScript,
+}
+
+impl Language {
+    /// The language a fence's first word names, if a chunk can be written in it.
+    fn of_fence(word: &str) -> Option<Language> {
+        match word {
+            "rust" => Some(Language::Rust),
+            "js" | "javascript" => Some(Language::JavaScript),
+            _ => None,
+        }
+    }
+
+    /// The ending of the files a root in this language becomes.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Language::Rust => ".rs",
+            Language::JavaScript => ".js",
+        }
+    }
+
+    /// The language's name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Rust => "Rust",
+            Language::JavaScript => "JavaScript",
+        }
+    }
+
+    /// The language of a tangled file, by its name's ending.
+    pub fn of_file(name: &str) -> Language {
+        if name.ends_with(Language::JavaScript.extension()) {
+            Language::JavaScript
+        } else {
+            Language::Rust
+        }
+    }
+}
+
 /// One code block of a chunk: the chunk's definition or one of its continuations.
 #[derive(Clone, Debug)]
 pub struct Part {
     pub name: String,
     pub kind: PartKind,
+    pub language: Language,
     /// Index of the chapter in [`Web::chapters`].
     pub chapter: usize,
     /// Where the header comment stands.
@@ -241,8 +286,8 @@ impl ChunkCache {
     }
 }
 
-/// Reads one fenced block: a chunk part when it is a `rust` block that starts with a header, nothing
-/// when it is an illustration. Problems go to `problems`.
+/// Reads one fenced block: a chunk part when it is a `rust` (or `js`) block that starts with a header,
+/// nothing when it is an illustration. Problems go to `problems`.
 fn read_block(
     chapter: usize,
     source: &SourceText,
@@ -256,17 +301,15 @@ fn read_block(
             "unterminated fence: this code block has no closing fence and runs to the end of the file",
         ));
     }
-    let language = block.info.split([',', ' ', '\t']).next().unwrap_or("");
-    if language != "rust" {
-        return None;
-    }
+    let fence_word = block.info.split([',', ' ', '\t']).next().unwrap_or("");
+    let language = Language::of_fence(fence_word)?;
     let lines: Vec<(Place, &str)> = block
         .lines
         .iter()
         .map(|line| (source.place(line.offset), line.text.as_str()))
         .collect();
     for (place, text) in &lines {
-        if is_hidden_by_mdbook(text) {
+        if language == Language::Rust && is_hidden_by_mdbook(text) {
             problems.push(Diagnostic::new(
                 place.clone(),
                 "a line of a Rust block starts with `#`, which mdbook hides from readers; write attributes as `#[…]`",
@@ -302,13 +345,13 @@ fn read_block(
         problems.push(Diagnostic::new(
             fence,
             format!(
-                "malformed fence `{}`: a chunk's fence is plain `rust`, with extra flags after a comma and no space (`rust,ignore`)",
+                "malformed fence `{}`: a chunk's fence is plain `{fence_word}`, with extra flags after a comma and no space (`{fence_word},ignore`)",
                 block.info
             ),
         ));
     }
     let (name, kind) = header;
-    if let Some(Err(message)) = root_file(&name).map(check_root_file) {
+    if let Some(Err(message)) = root_file(&name).map(|file| check_root_file(file, language)) {
         problems.push(Diagnostic::new(header_place.clone(), message));
     }
     let body = lines[1..]
@@ -318,6 +361,7 @@ fn read_block(
     Some(Part {
         name,
         kind,
+        language,
         chapter,
         header: header_place,
         block: block.range.clone(),
@@ -382,8 +426,9 @@ fn read_body_line(place: &Place, text: &str, problems: &mut Vec<Diagnostic>) -> 
     })
 }
 
-/// A root's file must land inside `OUT_DIR` and be Rust.
-fn check_root_file(file: &str) -> Result<(), String> {
+/// A root's file must land inside `OUT_DIR` and be a file of its block's language: Rust's `.rs`, or
+/// JavaScript's `.js`.
+fn check_root_file(file: &str, language: Language) -> Result<(), String> {
     let inside = !file.is_empty()
         && !file.starts_with(['/', '\\'])
         && file
@@ -394,9 +439,18 @@ fn check_root_file(file: &str) -> Result<(), String> {
             "malformed header: root file `{file}` must be a relative path inside the output directory"
         ));
     }
-    if !file.ends_with(".rs") {
+    let extension = language.extension();
+    if !file.ends_with(extension) {
+        let fence = match language {
+            Language::Rust => {
+                "a `rust` block makes a Rust file; a JavaScript one is written in a `js` block"
+            }
+            Language::JavaScript => {
+                "a `js` block makes a JavaScript file; a Rust one is written in a `rust` block"
+            }
+        };
         return Err(format!(
-            "malformed header: root file `{file}` must end in `.rs`"
+            "malformed header: root file `{file}` must end in `{extension}`: {fence}"
         ));
     }
     Ok(())

@@ -177,8 +177,68 @@ fn a_root_outside_the_output_directory_or_not_rust() {
         problems(&[("a.md", a)]),
         [
             "book/src/a.md:2:1: malformed header: root file `../escape.rs` must be a relative path inside the output directory",
-            "book/src/a.md:6:1: malformed header: root file `notes.txt` must end in `.rs`",
+            "book/src/a.md:6:1: malformed header: root file `notes.txt` must end in `.rs`: a `rust` block makes a Rust file; a JavaScript one is written in a `js` block",
         ]
+    );
+}
+
+#[test]
+fn a_root_in_the_wrong_language_for_its_block() {
+    let a = "```js\n// <<file:page.rs>>=\n```\n\n```rust\n// <<file:page.js>>=\n```\n";
+    assert_eq!(
+        problems(&[("a.md", a)]),
+        [
+            "book/src/a.md:2:1: malformed header: root file `page.rs` must end in `.js`: a `js` block makes a JavaScript file; a Rust one is written in a `rust` block",
+            "book/src/a.md:6:1: malformed header: root file `page.js` must end in `.rs`: a `rust` block makes a Rust file; a JavaScript one is written in a `js` block",
+        ]
+    );
+}
+
+#[test]
+fn a_chunk_of_one_language_used_in_another() {
+    let a = format!(
+        "{ROOT}\n```rust\n// <<body>>=\n// <<the page's part>>\n```\n\n```js\n// <<file:page.js>>=\n// <<the page's part>>\n```\n\n```js\n// <<the page's part>>=\nlet x = 1;\n```\n"
+    );
+    assert_eq!(
+        problems(&[("a.md", &a)]),
+        [
+            "book/src/a.md:8:1: ⟨the page's part⟩ is JavaScript; it cannot be used inside ⟨body⟩, which is Rust\n    \
+          book/src/a.md:17:1: defined here"
+        ]
+    );
+}
+
+#[test]
+fn a_chunk_continued_in_another_language() {
+    let a = "```js\n// <<file:page.js>>=\n// <<greeting>>\n```\n\n```js\n// <<greeting>>=\nlet x = 1;\n```\n\n```rust\n// <<greeting>>+=\nfn f() {}\n```\n";
+    assert_eq!(
+        problems(&[("a.md", a)]),
+        [
+            "book/src/a.md:12:1: this part of ⟨greeting⟩ is Rust, but the chunk is JavaScript; a chunk is written in one language\n    \
+          book/src/a.md:7:1: its first part is here"
+        ]
+    );
+}
+
+#[test]
+fn a_javascript_root_is_a_script_beside_the_rust_files() {
+    let a = format!(
+        "{ROOT}\n```rust\n// <<body>>=\npub fn f() {{}}\n```\n\n```js\n// <<file:page.js>>=\n# not a Rust attribute, and no Rust syntax\n// <<greeting>>\n```\n\n```javascript\n// <<greeting>>=\nconsole.log(\"hello\");\n```\n"
+    );
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    fs::write(dir.path().join("SUMMARY.md"), "- [a](a.md)\n").expect("write SUMMARY.md");
+    fs::write(dir.path().join("a.md"), &a).expect("write a chapter");
+    let outcome = tangle_book(dir.path(), "book/src");
+    assert!(outcome.problems.is_empty(), "{:?}", outcome.problems);
+    let names = |files: &[literate::TangledFile]| -> Vec<String> {
+        files.iter().map(|f| f.name.clone()).collect()
+    };
+    assert_eq!(names(&outcome.files), ["lib.rs"]);
+    assert_eq!(names(&outcome.scripts), ["page.js"]);
+    let script = &outcome.scripts[0].text;
+    assert!(
+        script.ends_with("# not a Rust attribute, and no Rust syntax\n// ⟨greeting⟩= book/src/a.md\nconsole.log(\"hello\");\n"),
+        "{script}"
     );
 }
 

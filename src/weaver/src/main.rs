@@ -161,6 +161,7 @@ fn weave_book(project: &Project, context: &Value, book: &mut Value) -> Result<()
         chapters.extend(as_chapter(chapter))
     });
     keep_theme(project, context)?;
+    keep_scripts(project, &outcome.scripts, context)?;
     let missing = missing_chapters(project, &outcome.web, &chapters);
     if !missing.is_empty() {
         for (chapter, place) in &missing {
@@ -237,6 +238,48 @@ fn keep_theme(project: &Project, context: &Value) -> Result<(), usize> {
     } else {
         Err(unnamed.len())
     }
+}
+
+/// Writes the book's scripts (its roots in JavaScript, such as a web page's part of the program) into
+/// its theme directory, for mdbook's HTML renderer to publish, and checks that `additional-js` names
+/// each: mdbook copies only the theme files it is told of.
+fn keep_scripts(project: &Project, scripts: &[TangledFile], context: &Value) -> Result<(), usize> {
+    let dir = project.crate_dir.join(&project.theme);
+    let mut problems = 0;
+    for script in scripts {
+        let path = dir.join(&script.name);
+        if let Err(why) = literate::write_if_changed(&path, &script.text) {
+            eprintln!("error: cannot write {}: {why}", path.display());
+            problems += 1;
+        }
+    }
+    let html = &context["config"]["output"]["html"];
+    if context["renderer"] == "html" && !html.is_null() {
+        let named: Vec<&str> = html["additional-js"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(|p| p.trim_start_matches("./"))
+            .collect();
+        let relative = Path::new(&project.theme)
+            .strip_prefix(&project.book_root)
+            .map_or_else(
+                |_| project.theme.clone(),
+                |p| p.to_string_lossy().replace('\\', "/"),
+            );
+        for script in scripts {
+            let path = format!("{relative}/{}", script.name);
+            if !named.contains(&path.as_str()) {
+                eprintln!(
+                    "error: {}/book.toml: the book's script {} is not published; add `additional-js = [\"{path}\"]` under [output.html]",
+                    project.book_root, script.name
+                );
+                problems += 1;
+            }
+        }
+    }
+    if problems == 0 { Ok(()) } else { Err(problems) }
 }
 
 /// The chapters the tangler read that mdbook did not send, each with the place of its first line.
