@@ -56,6 +56,11 @@ pub mod play {
     include!(concat!(env!("OUT_DIR"), "/play.rs"));
 }
 
+/// The game in a web page, and the figures that answer the mouse: what the page's script calls.
+pub mod web {
+    include!(concat!(env!("OUT_DIR"), "/web.rs"));
+}
+
 /// The command line.
 pub mod cli {
     include!(concat!(env!("OUT_DIR"), "/cli.rs"));

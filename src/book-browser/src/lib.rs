@@ -1,2 +1,51 @@
-//! Nothing but a home for `tests/browser.rs`, which checks the woven book in a real browser; a
-//! package of its own, so that only that test compiles the DevTools client.
+//! The woven book in a real browser: `tests/browser.rs` checks it, and `examples/page_speed.rs`
+//! measures the game in its pages. A package of its own, so that only they compile the DevTools
+//! client. What both need is here: the book served over HTTP, as `mdbook serve` serves it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+
+/// Serves the files under `root` on a local port of their own, on threads that live as long as the
+/// program; the port. Browsers fetch a page's WebAssembly only over HTTP, never from `file://`.
+pub fn serve(root: &Path) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a local port");
+    let port = listener.local_addr().expect("a bound port").port();
+    let root = root.to_path_buf();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let root = root.clone();
+            std::thread::spawn(move || answer(&root, stream));
+        }
+    });
+    port
+}
+
+/// Answers one request for a file under `root`: the file, or 404 for anything else.
+fn answer(root: &Path, mut stream: TcpStream) {
+    let mut request = String::new();
+    if BufReader::new(&stream).read_line(&mut request).is_err() {
+        return;
+    }
+    let path = request.split_whitespace().nth(1).unwrap_or("/");
+    let path = path.split(['?', '#']).next().unwrap_or("/");
+    let file = root.join(path.trim_start_matches('/'));
+    let (status, body) = match std::fs::read(&file) {
+        Ok(body) if !path.contains("..") => ("200 OK", body),
+        _ => ("404 Not Found", Vec::new()),
+    };
+    let kind = match file.extension().and_then(|e| e.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript",
+        Some("css") => "text/css",
+        Some("wasm") => "application/wasm",
+        Some("svg") => "image/svg+xml",
+        _ => "application/octet-stream",
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(&body);
+}

@@ -10,7 +10,8 @@ use std::process::Command;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use headless_chrome::protocol::cdp::{Emulation, Page};
+use headless_chrome::browser::tab::ModifierKey;
+use headless_chrome::protocol::cdp::{Emulation, Input, Page};
 use headless_chrome::{Browser, Element, LaunchOptions, Tab};
 use literate::{SourceText, Web};
 use serde_json::Value;
@@ -493,4 +494,498 @@ fn at_a_phone_width_every_figure_fits_and_code_scrolls_inside_itself() {
         "at 390 px wide:\n{}",
         overflows.join("\n")
     );
+}
+
+/// The built book, served over HTTP for as long as the tests run.
+fn serve_the_book() -> u16 {
+    static PORT: OnceLock<u16> = OnceLock::new();
+    *PORT.get_or_init(|| book_browser::serve(&fs::canonicalize(book()).unwrap()))
+}
+
+/// Opens `path` (with its `#…`) of the served book in a new tab at `width` × `height`, and waits
+/// for its first live board to draw.
+fn open_served(browser: &Browser, path: &str, (width, height): (u32, u32)) -> Arc<Tab> {
+    let wasm = crate_dir().join("book/src/play/chat_noir.wasm");
+    assert!(
+        wasm.is_file(),
+        "{} is missing: `bash .ci/web --wasm-only` builds the game for the web",
+        wasm.display()
+    );
+    let tab = browser.new_tab().expect("a tab");
+    tab.call_method(Page::AddScriptToEvaluateOnNewDocument {
+        source: WATCH.to_string(),
+        world_name: None,
+        include_command_line_api: None,
+        run_immediately: None,
+    })
+    .expect("the watch script is installed");
+    tab.call_method(Emulation::SetDeviceMetricsOverride {
+        width,
+        height,
+        device_scale_factor: 1.0,
+        mobile: width < 600,
+        scale: None,
+        screen_width: None,
+        screen_height: None,
+        position_x: None,
+        position_y: None,
+        dont_set_visible_size: None,
+        screen_orientation: None,
+        viewport: None,
+        display_feature: None,
+        device_posture: None,
+    })
+    .expect("the window's size");
+    let url = format!("http://127.0.0.1:{}/{path}", serve_the_book());
+    tab.navigate_to(&url).expect("the page loads");
+    tab.wait_until_navigated().expect("the page loads");
+    let drawn = "(() => { const c = document.querySelector('canvas.chat-noir-live'); return !!c && c.width > 0; })()";
+    for _ in 0..3000 {
+        if eval(&tab, drawn) == Value::Bool(true) {
+            return tab;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!(
+        "{path}: no live board within 30 s; problems: {:?}",
+        problems(&tab)
+    );
+}
+
+/// The canvas of the page's first live board: where it is in the page, and its size.
+fn live_canvas(tab: &Tab) -> [f64; 4] {
+    let rect = eval(
+        tab,
+        "(() => { const c = document.querySelector('canvas.chat-noir-live'); c.scrollIntoView({block: 'center'});
+        const r = c.getBoundingClientRect(); return JSON.stringify([r.left, r.top, r.width, r.height]); })()",
+    );
+    serde_json::from_str(rect.as_str().expect("a JSON list")).expect("four numbers")
+}
+
+/// The world of the page's first live board, as `Debug` writes it.
+fn page_world(tab: &Tab) -> String {
+    let world = eval(
+        tab,
+        "document.querySelector('canvas.chat-noir-live').chatNoirWorld()",
+    );
+    world.as_str().expect("a world").to_string()
+}
+
+/// A page of the game, played natively beside the one in the browser: the same events at the same
+/// points of a canvas of the same size.
+struct Native {
+    page: chat_noir::web::Page,
+    canvas: [f64; 4],
+    entered: bool,
+}
+
+impl Native {
+    fn new(page: chat_noir::web::Page, canvas: [f64; 4]) -> Native {
+        let mut native = Native {
+            page,
+            canvas,
+            entered: false,
+        };
+        native
+            .page
+            .resize([canvas[2], canvas[3]], 1.0)
+            .expect("a canvas");
+        native
+    }
+
+    /// The point of the page at the centre of cell `p`, for the browser; the native page takes
+    /// the click there as the browser sends it: the pointer comes in, moves, presses and releases.
+    fn click(&mut self, p: chat_noir::world::Posn) -> headless_chrome::browser::tab::point::Point {
+        use chat_noir::input::MouseEvent;
+        let at = self.centre(p);
+        if !self.entered {
+            self.page.mouse(at, MouseEvent::Enter);
+            self.entered = true;
+        }
+        for evt in [
+            MouseEvent::Move,
+            MouseEvent::ButtonDown,
+            MouseEvent::ButtonUp,
+        ] {
+            self.page.mouse(at, evt);
+        }
+        self.on_the_page(at)
+    }
+
+    /// The point of the page at the centre of cell `p`, tapped: a finger comes down on the canvas,
+    /// and leaves it as it is lifted.
+    fn tap(&mut self, p: chat_noir::world::Posn) -> headless_chrome::browser::tab::point::Point {
+        use chat_noir::input::MouseEvent;
+        let at = self.centre(p);
+        for evt in [
+            MouseEvent::Enter,
+            MouseEvent::ButtonDown,
+            MouseEvent::ButtonUp,
+            MouseEvent::Leave,
+        ] {
+            self.page.mouse(at, evt);
+        }
+        self.on_the_page(at)
+    }
+
+    /// The centre of cell `p` on the canvas, in CSS pixels.
+    fn centre(&self, p: chat_noir::world::Posn) -> [f64; 2] {
+        use chat_noir::drawing::{cell_center_x, cell_center_y};
+        let size = self.page.game().expect("a game").world.size;
+        let view = chat_noir::play::fit(size, [self.canvas[2], self.canvas[3]]);
+        [
+            view.left + cell_center_x(p) * view.scale,
+            view.top + cell_center_y(p) * view.scale,
+        ]
+    }
+
+    /// A point of the canvas as a point of the page.
+    fn on_the_page(&self, at: [f64; 2]) -> headless_chrome::browser::tab::point::Point {
+        headless_chrome::browser::tab::point::Point {
+            x: self.canvas[0] + at[0],
+            y: self.canvas[1] + at[1],
+        }
+    }
+
+    /// A free cell beside the cat, for the next click: the game goes on to its end.
+    fn next_cell(&self) -> Option<chat_noir::world::Posn> {
+        let world = &self.page.game().expect("a game").world;
+        let free = |p: &chat_noir::world::Posn| {
+            world.board.iter().any(|c| c.p == *p && !c.blocked) && *p != world.cat
+        };
+        chat_noir::graph::adjacent(world.cat).into_iter().find(free)
+    }
+}
+
+/// How a cell is chosen in the page: with the mouse's button, or with a finger.
+#[derive(Clone, Copy, PartialEq)]
+enum Pointer {
+    Mouse,
+    Finger,
+}
+
+/// A tap of a finger at `point`, as a phone's screen sends it.
+fn tap(tab: &Tab, point: headless_chrome::browser::tab::point::Point) {
+    let touch = |kind, points: Vec<Input::TouchPoint>| {
+        tab.call_method(Input::DispatchTouchEvent {
+            Type: kind,
+            touch_points: points,
+            modifiers: None,
+            timestamp: None,
+        })
+        .expect("a touch");
+    };
+    let finger = Input::TouchPoint {
+        x: point.x,
+        y: point.y,
+        radius_x: None,
+        radius_y: None,
+        rotation_angle: None,
+        force: None,
+        tangential_pressure: None,
+        tilt_x: None,
+        tilt_y: None,
+        twist: None,
+        id: None,
+    };
+    touch(
+        Input::DispatchTouchEventTypeOption::TouchStart,
+        vec![finger],
+    );
+    touch(Input::DispatchTouchEventTypeOption::TouchEnd, Vec::new());
+}
+
+/// A game played in page `path` with `pointer` and the keys, at `width`, and natively beside it:
+/// the deal, every cat's step, the cursor's keys, undo, redo and help give the same world; the
+/// game's code is shown and put in the address; the code opened from the address replays the same
+/// game.
+fn play_in_the_page(browser: &Browser, path: &str, (width, height): (u32, u32), pointer: Pointer) {
+    let code = "11-1-";
+    let tab = open_served(browser, &format!("{path}#game={code}"), (width, height));
+    if pointer == Pointer::Finger {
+        tab.call_method(Emulation::SetTouchEmulationEnabled {
+            enabled: true,
+            max_touch_points: Some(1),
+        })
+        .expect("a touch screen");
+    }
+    let canvas = live_canvas(&tab);
+    let mut native = Native::new(chat_noir::web::Page::replay(code).unwrap(), canvas);
+    assert_eq!(page_world(&tab), native.page.world(), "the deal of {code}");
+    eval(
+        &tab,
+        "document.querySelector('canvas.chat-noir-live').focus()",
+    );
+    for key in ["ArrowRight", "ArrowUp", " ", "ArrowLeft", "Enter"] {
+        tab.press_key(key).expect("a key");
+        native.page.key(key, false, false);
+        assert_eq!(
+            page_world(&tab),
+            native.page.world(),
+            "after the key {key:?}"
+        );
+    }
+    tab.press_key_with_modifiers("z", Some(&[ModifierKey::Ctrl]))
+        .expect("Ctrl+Z");
+    native.page.key("z", true, false);
+    assert_eq!(page_world(&tab), native.page.world(), "after Ctrl+Z");
+    let mut moves = 0;
+    while let Some(cell) = native.next_cell().filter(|_| moves < 8) {
+        let point = match pointer {
+            Pointer::Mouse => {
+                let point = native.click(cell);
+                tab.click_point(point).expect("a click");
+                point
+            }
+            Pointer::Finger => {
+                let point = native.tap(cell);
+                tap(&tab, point);
+                point
+            }
+        };
+        moves += 1;
+        assert_eq!(
+            page_world(&tab),
+            native.page.world(),
+            "after click {moves} at {cell:?} ({point:?})"
+        );
+    }
+    for key in ["u", "u", "r", "h"] {
+        tab.press_key(key).expect("a key");
+        native.page.key(key, false, false);
+        assert_eq!(page_world(&tab), native.page.world(), "after the key {key}");
+    }
+    tab.press_key("s").expect("the key s");
+    let shown = native.page.code();
+    let said = eval(
+        &tab,
+        "document.querySelector('.chat-noir-code').textContent",
+    );
+    assert!(
+        said.as_str().is_some_and(|s| s.contains(&shown)),
+        "{said} shows {shown}"
+    );
+    let address = eval(&tab, "location.hash");
+    assert_eq!(address.as_str(), Some(format!("#game={shown}").as_str()));
+    let status = eval(
+        &tab,
+        "document.querySelector('.chat-noir-status').textContent",
+    );
+    assert_eq!(status.as_str(), Some(native.page.status().as_str()));
+    let png = tab
+        .capture_screenshot(Page::CaptureScreenshotFormatOption::Png, None, None, true)
+        .expect("a screenshot");
+    let name = path.trim_end_matches(".html");
+    fs::write(
+        screenshots().join(format!("game-{name}-{width}px.png")),
+        png,
+    )
+    .unwrap();
+    assert_eq!(problems(&tab), Vec::<String>::new(), "at {width} px");
+    let shared = open_served(browser, &format!("{path}#game={shown}"), (width, height));
+    let replayed = chat_noir::web::Page::replay(&shown).unwrap();
+    assert_eq!(
+        page_world(&shared),
+        replayed.world(),
+        "the shared game {shown}"
+    );
+    assert_eq!(problems(&shared), Vec::<String>::new(), "at {width} px");
+}
+
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn the_game_plays_on_the_first_page_as_the_window_plays_it() {
+    let browser = browser();
+    play_in_the_page(&browser, "index.html", (1200, 1400), Pointer::Mouse);
+    play_in_the_page(&browser, "index.html", (390, 844), Pointer::Finger);
+    play_in_the_page(&browser, "web.html", (1200, 1400), Pointer::Mouse);
+    play_in_the_page(&browser, "web.html", (390, 844), Pointer::Finger);
+}
+
+/// Clicks cell `cell` of the live figure `words` on `path`, and checks the page's world against the
+/// same figure's, clicked natively; the world after the click.
+fn click_a_live_figure(
+    browser: &Browser,
+    path: &str,
+    words: &str,
+    cell: chat_noir::world::Posn,
+) -> String {
+    use chat_noir::input::MouseEvent;
+    let tab = open_served(browser, path, (1200, 1400));
+    let canvas = live_canvas(&tab);
+    let mut native = chat_noir::web::Page::figure(words).unwrap();
+    native.resize([canvas[2], canvas[3]], 1.0).unwrap();
+    assert_eq!(page_world(&tab), native.world(), "{words} as printed");
+    let size: i32 = words.split(' ').nth(1).unwrap().parse().unwrap();
+    let view = chat_noir::play::fit(size, [canvas[2], canvas[3]]);
+    let at = [
+        view.left + chat_noir::drawing::cell_center_x(cell) * view.scale,
+        view.top + chat_noir::drawing::cell_center_y(cell) * view.scale,
+    ];
+    for evt in [
+        MouseEvent::Enter,
+        MouseEvent::Move,
+        MouseEvent::ButtonDown,
+        MouseEvent::ButtonUp,
+    ] {
+        native.mouse(at, evt);
+    }
+    let point = headless_chrome::browser::tab::point::Point {
+        x: canvas[0] + at[0],
+        y: canvas[1] + at[1],
+    };
+    tab.click_point(point).expect("a click");
+    let world = page_world(&tab);
+    assert_eq!(world, native.world(), "{words} after a click on {cell:?}");
+    let caption = eval(
+        &tab,
+        "document.querySelector('figure[data-live] figcaption').textContent",
+    );
+    assert!(
+        caption.as_str().is_some_and(|c| c.contains("Live:")),
+        "{caption}"
+    );
+    assert_eq!(problems(&tab), Vec::<String>::new());
+    world
+}
+
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn the_live_figures_of_part_one_block_a_cell_where_it_is_clicked() {
+    let browser = browser();
+    let cell = chat_noir::world::Posn::new(3, 2);
+    for (path, words) in [
+        ("cats-path.html", "cats-path 7 2 2"),
+        ("bfs.html", "distance-map 7 3"),
+    ] {
+        let world = click_a_live_figure(&browser, path, words, cell);
+        assert!(
+            world.contains("Cell { p: Posn { x: 3, y: 2 }, blocked: true }"),
+            "{path}: {world}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn a_live_figure_prints_as_its_printed_figure() {
+    let browser = browser();
+    let tab = open_served(&browser, "cats-path.html", (1200, 1400));
+    let shown = |what: &str| {
+        let style =
+            format!("getComputedStyle(document.querySelector('figure[data-live] {what}')).display");
+        eval(&tab, &style).as_str().unwrap_or_default().to_string()
+    };
+    let on_the_screen = (shown("svg"), shown("canvas"));
+    assert_eq!(on_the_screen, ("none".into(), "block".into()));
+    tab.call_method(Emulation::SetEmulatedMedia {
+        media: Some("print".into()),
+        features: None,
+    })
+    .expect("print");
+    let on_paper = (shown("svg"), shown("canvas"));
+    assert_eq!(on_paper, ("block".into(), "none".into()));
+}
+
+/// Waits until the game's status beside the board says `words`; what it said last if it never does.
+fn wait_for_status(tab: &Tab, words: &str) -> Result<String, String> {
+    let mut said = String::new();
+    for _ in 0..6000 {
+        let status = eval(
+            tab,
+            "document.querySelector('.chat-noir-status').textContent",
+        );
+        said = status.as_str().unwrap_or_default().to_string();
+        if said.contains(words) {
+            return Ok(said);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Err(said)
+}
+
+/// A winnable deal asked for in the page is the window's certified deal for its seed; the coach,
+/// turned on with `c`, answers from the page's worker, and its ring followed move after move wins.
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn the_coach_in_the_page_leads_to_a_win_on_a_certified_deal() {
+    let browser = browser();
+    follow_the_coach(&browser, (1200, 1400));
+    follow_the_coach(&browser, (390, 844));
+}
+
+/// A certified deal asked for at `width`, won by following the coach's ring.
+fn follow_the_coach(browser: &Browser, (width, height): (u32, u32)) {
+    use chat_noir::solve::{Cat, certified_deal_in_turn, deal_budget};
+    let tab = open_served(browser, "index.html", (width, height));
+    eval(
+        &tab,
+        "(() => { const select = (name, value) => { const s = document.querySelector('.chat-noir-' + name); s.value = value; };
+        select('size', '7'); select('deal', 'winnable'); document.querySelector('.chat-noir-new').click(); })()",
+    );
+    wait_for_status(&tab, "Chat Noir: move 1,").expect("a new game on a certified deal");
+    eval(
+        &tab,
+        "document.querySelector('canvas.chat-noir-live').focus()",
+    );
+    tab.press_key("s").expect("the key s");
+    let code = eval(&tab, "location.hash.slice('#game='.length)");
+    let code = code.as_str().expect("a code in the address").to_string();
+    let mut native = Native::new(
+        chat_noir::web::Page::replay(&code).unwrap(),
+        live_canvas(&tab),
+    );
+    assert_eq!(page_world(&tab), native.page.world(), "the deal of {code}");
+    let seed: u64 = code
+        .split('-')
+        .nth(1)
+        .map(|s| u64::from_str_radix(s, 36).unwrap())
+        .unwrap();
+    let settings = (7, Cat::Classic, deal_budget(Cat::Classic));
+    let certified = certified_deal_in_turn(settings, seed, None).expect("a certified deal");
+    assert_eq!(
+        certified.seed, seed,
+        "the page's deal is the first certified from its seed"
+    );
+    tab.press_key("c").expect("the key c");
+    native.page.key("c", false, false);
+    for moves in 1..=49 {
+        let said = wait_for_status(&tab, "coach: won").unwrap_or_else(|said| {
+            panic!("the coach never said the game was won before move {moves}: {said}")
+        });
+        let question = native
+            .page
+            .coach_question()
+            .expect("the coach has a question");
+        let answer = chat_noir::web::coach_answer(&question).expect("the coach answers");
+        native.page.coach_heard(&answer).unwrap();
+        assert_eq!(
+            said,
+            native.page.status(),
+            "the coach's words before move {moves}"
+        );
+        let ringed = native
+            .page
+            .game()
+            .and_then(|g| g.coached_cell())
+            .expect("a gold ring");
+        let point = native.click(ringed);
+        tab.click_point(point).expect("a click on the ring");
+        assert_eq!(
+            page_world(&tab),
+            native.page.world(),
+            "after move {moves} at {ringed:?}"
+        );
+        if native.page.status().contains("you trapped the cat") {
+            let status = wait_for_status(&tab, "you trapped the cat").expect("a win");
+            assert_eq!(status, native.page.status());
+            let png = tab
+                .capture_screenshot(Page::CaptureScreenshotFormatOption::Png, None, None, true)
+                .expect("a screenshot");
+            fs::write(screenshots().join(format!("coach-win-{width}px.png")), png).unwrap();
+            assert_eq!(problems(&tab), Vec::<String>::new());
+            return;
+        }
+    }
+    panic!("the coach's moves did not win within 49 moves");
 }

@@ -55,7 +55,7 @@ fn main() -> ExitCode {
 }
 
 const USAGE: &str = "known figures: empty-board N, board-coordinates N, cats-path N X Y, cat-faces, \
-                     distance-map N SEED, world N SEED, keys N SEED, coach N SEED, \
+                     distance-map N SEED, world N SEED, game N SEED, keys N SEED, coach N SEED, \
                      two-distance N SEED, escape-steps N, pen N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      escape-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      first-moves N SEED BUDGET";
@@ -75,10 +75,23 @@ fn figure(words: &[&str]) -> Result<String, String> {
     match (*name, numbers.as_slice()) {
         ("empty-board", &[n]) => board(n, false),
         ("board-coordinates", &[n]) => board(n, true),
-        ("cats-path", &[n, x, y]) => cats_path(n, Posn::new(x, y)),
+        ("cats-path", &[n, x, y]) => Ok(live(
+            &cats_path(n, Posn::new(x, y))?,
+            words,
+            "Move over a cell to see the paths as if it were blocked, and click to block it or free it again.",
+        )),
         ("cat-faces", &[]) => Ok(cat_faces()),
-        ("distance-map", &[n, seed]) => distance_map(n, seed),
+        ("distance-map", &[n, seed]) => Ok(live(
+            &distance_map(n, seed)?,
+            words,
+            "Click a cell to block it or free it again, and every distance is counted again.",
+        )),
         ("world", &[n, seed]) => world(n, seed),
+        ("game", &[n, seed]) => Ok(live(
+            &game(n, seed)?,
+            &["game"],
+            "Here it is the game itself, on a new deal: click a cell to block it, and press <code>?</code> on the board for every key.",
+        )),
         ("keys", &[n, seed]) => keys(n, seed),
         ("coach", &[n, seed]) => coach(n, seed),
         ("two-distance", &[n, seed]) => two_distance(n, seed),
@@ -185,6 +198,16 @@ fn world(n: i32, seed: i32) -> Result<String, String> {
     let world = make_initial_world(n, &mut game_rng(seed as u64));
     let caption =
         format!("The world a game of seed {seed} starts with, drawn by <code>render_world</code>.");
+    Ok(html(&to_svg(&render_world(&world)), &caption))
+}
+
+/// The first world of `seed`, as the game on the book's first page shows it where it cannot play.
+fn game(n: i32, seed: i32) -> Result<String, String> {
+    let n = size(n)?;
+    let world = make_initial_world(n, &mut game_rng(seed as u64));
+    let caption = format!(
+        "A game as it starts (the deal of seed {seed}), drawn by <code>render_world</code>."
+    );
     Ok(html(&to_svg(&render_world(&world)), &caption))
 }
 
@@ -585,6 +608,25 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+}
+
+/// A figure the book's script makes live where the game runs in the page (see "Playing in the
+/// browser"): it is marked with the words that name the live figure, and what its caption says once
+/// live, with the chunks that draw it.
+fn live(html: &str, words: &[&str], what_to_do: &str) -> String {
+    let caption = format!(
+        "Live: {what_to_do} Drawn in the page by the chunks of <a href=\"web.html\">Playing in the browser</a>."
+    );
+    let attribute = |text: &str| text.replace('&', "&amp;").replace('"', "&quot;");
+    html.replacen(
+        "<figure class=\"chunk-figure\">",
+        &format!(
+            "<figure class=\"chunk-figure\" data-live=\"{}\" data-live-caption=\"{}\">",
+            attribute(&words.join(" ")),
+            attribute(&caption)
+        ),
+        1,
+    )
 }
 
 fn html(svg: &str, caption: &str) -> String {

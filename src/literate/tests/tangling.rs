@@ -104,13 +104,15 @@ fn write_if_changed_keeps_an_unchanged_file_untouched() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "b");
 }
 
-/// The real book, copied to a temporary directory so that it can be edited.
+/// The real book's chapters, copied to a temporary directory so that they can be edited (without
+/// what a build put beside them, such as the game built for the web in `play/`).
 fn copy_of_the_book() -> tempfile::TempDir {
     let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/src");
     let dir = tempfile::tempdir().expect("a temporary directory");
     for entry in std::fs::read_dir(from)
         .expect("the book's chapters")
         .flatten()
+        .filter(|entry| entry.path().is_file())
     {
         std::fs::copy(entry.path(), dir.path().join(entry.file_name())).expect("copy a chapter");
     }
