@@ -194,21 +194,24 @@ fn distance_map(n: i32, seed: i32) -> Result<String, String> {
 }
 
 fn world(n: i32, seed: i32) -> Result<String, String> {
-    let n = size(n)?;
-    let world = make_initial_world(n, &mut game_rng(seed as u64));
     let caption =
         format!("The world a game of seed {seed} starts with, drawn by <code>render_world</code>.");
-    Ok(html(&to_svg(&render_world(&world)), &caption))
+    first_world(n, seed, &caption)
 }
 
-/// The first world of `seed`, as the game on the book's first page shows it where it cannot play.
+/// The first world of `seed`, as the game on a page shows it where it cannot play.
 fn game(n: i32, seed: i32) -> Result<String, String> {
-    let n = size(n)?;
-    let world = make_initial_world(n, &mut game_rng(seed as u64));
     let caption = format!(
         "A game as it starts (the deal of seed {seed}), drawn by <code>render_world</code>."
     );
-    Ok(html(&to_svg(&render_world(&world)), &caption))
+    first_world(n, seed, &caption)
+}
+
+/// The first world of `seed` on an `n` board, under `caption`.
+fn first_world(n: i32, seed: i32, caption: &str) -> Result<String, String> {
+    let n = size(n)?;
+    let world = make_initial_world(n, &mut game_rng(seed as u64));
+    Ok(html(&to_svg(&render_world(&world)), caption))
 }
 
 fn keys(n: i32, seed: i32) -> Result<String, String> {

@@ -1,6 +1,7 @@
 //! The build script of a literate crate: every root chunk of the crate's book becomes a Rust file
 //! in `OUT_DIR`, with a `.map` beside it that leads each line back to the Markdown, and the crate's
-//! shells include them. Problems are reported at their Markdown places and stop the build; cargo
+//! shells include them. The book's scripts (its JavaScript roots) are written there too, for code
+//! that must know them (a web page's WebAssembly checks that it was built with its page's script). Problems are reported at their Markdown places and stop the build; cargo
 //! runs the script again when a chapter, `SUMMARY.md`, a shell or the configuration changes.
 
 use std::collections::HashSet;
@@ -34,7 +35,7 @@ pub fn run() {
     }
     let mut written = HashSet::new();
     let mut all_written = true;
-    for file in &outcome.files {
+    for file in outcome.files.iter().chain(&outcome.scripts) {
         let map_name = format!("{}.map", file.name);
         all_written &= write(&out_dir, &file.name, &file.text);
         all_written &= write(&out_dir, &map_name, &file.map.to_text());
@@ -84,7 +85,9 @@ fn remove_stale(out_dir: &Path, written: &HashSet<PathBuf>) {
     };
     for entry in entries.flatten() {
         let name = PathBuf::from(entry.file_name());
-        let tangled = name.extension().is_some_and(|e| e == "rs" || e == "map");
+        let tangled = name
+            .extension()
+            .is_some_and(|e| e == "rs" || e == "js" || e == "map");
         if tangled && !written.contains(&name) {
             let _ = fs::remove_file(entry.path());
         }
