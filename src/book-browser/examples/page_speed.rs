@@ -16,7 +16,7 @@ use std::time::Duration;
 use chat_noir::drawing::{cell_center_x, cell_center_y};
 use chat_noir::graph::adjacent;
 use chat_noir::play::fit;
-use chat_noir::web::Page;
+use chat_noir::web::LiveBoard;
 use headless_chrome::browser::tab::point::Point;
 use headless_chrome::protocol::cdp::Emulation;
 use headless_chrome::{Browser, LaunchOptions, Tab};
@@ -94,7 +94,7 @@ fn clicks(browser: &Browser, port: u16, size: i32, cat: &str) -> (Vec<f64>, Vec<
             "(() => { const r = document.querySelector('canvas.chat-noir-live').getBoundingClientRect(); return JSON.stringify([r.left, r.top, r.width, r.height]); })()",
         ))
         .unwrap();
-        let mut page = Page::replay(&code).unwrap();
+        let mut page = LiveBoard::replay(&code).unwrap();
         let view = fit(size, [rect[2], rect[3]]);
         while drawn.len() < CLICKS {
             let game = page.game().unwrap();

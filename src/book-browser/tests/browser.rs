@@ -574,13 +574,13 @@ fn page_world(tab: &Tab) -> String {
 /// A page of the game, played natively beside the one in the browser: the same events at the same
 /// points of a canvas of the same size.
 struct Native {
-    page: chat_noir::web::Page,
+    page: chat_noir::web::LiveBoard,
     canvas: [f64; 4],
     entered: bool,
 }
 
 impl Native {
-    fn new(page: chat_noir::web::Page, canvas: [f64; 4]) -> Native {
+    fn new(page: chat_noir::web::LiveBoard, canvas: [f64; 4]) -> Native {
         let mut native = Native {
             page,
             canvas,
@@ -710,7 +710,7 @@ fn play_in_the_page(browser: &Browser, path: &str, (width, height): (u32, u32), 
         .expect("a touch screen");
     }
     let canvas = live_canvas(&tab);
-    let mut native = Native::new(chat_noir::web::Page::replay(code).unwrap(), canvas);
+    let mut native = Native::new(chat_noir::web::LiveBoard::replay(code).unwrap(), canvas);
     assert_eq!(page_world(&tab), native.page.world(), "the deal of {code}");
     eval(
         &tab,
@@ -783,7 +783,7 @@ fn play_in_the_page(browser: &Browser, path: &str, (width, height): (u32, u32), 
     .unwrap();
     assert_eq!(problems(&tab), Vec::<String>::new(), "at {width} px");
     let shared = open_served(browser, &format!("{path}#game={shown}"), (width, height));
-    let replayed = chat_noir::web::Page::replay(&shown).unwrap();
+    let replayed = chat_noir::web::LiveBoard::replay(&shown).unwrap();
     assert_eq!(
         page_world(&shared),
         replayed.world(),
@@ -813,7 +813,7 @@ fn click_a_live_figure(
     use chat_noir::input::MouseEvent;
     let tab = open_served(browser, path, (1200, 1400));
     let canvas = live_canvas(&tab);
-    let mut native = chat_noir::web::Page::figure(words).unwrap();
+    let mut native = chat_noir::web::LiveBoard::figure(words).unwrap();
     native.resize([canvas[2], canvas[3]], 1.0).unwrap();
     assert_eq!(page_world(&tab), native.world(), "{words} as printed");
     let size: i32 = words.split(' ').nth(1).unwrap().parse().unwrap();
@@ -932,7 +932,7 @@ fn follow_the_coach(browser: &Browser, (width, height): (u32, u32)) {
     let code = eval(&tab, "location.hash.slice('#game='.length)");
     let code = code.as_str().expect("a code in the address").to_string();
     let mut native = Native::new(
-        chat_noir::web::Page::replay(&code).unwrap(),
+        chat_noir::web::LiveBoard::replay(&code).unwrap(),
         live_canvas(&tab),
     );
     assert_eq!(page_world(&tab), native.page.world(), "the deal of {code}");
@@ -953,10 +953,7 @@ fn follow_the_coach(browser: &Browser, (width, height): (u32, u32)) {
         let said = wait_for_status(&tab, "coach: won").unwrap_or_else(|said| {
             panic!("the coach never said the game was won before move {moves}: {said}")
         });
-        let question = native
-            .page
-            .coach_question()
-            .expect("the coach has a question");
+        let question = native.page.ask_coach().expect("the coach has a question");
         let answer = chat_noir::web::coach_answer(&question).expect("the coach answers");
         native.page.coach_heard(&answer).unwrap();
         assert_eq!(

@@ -90,7 +90,7 @@ fn figure(words: &[&str]) -> Result<String, String> {
         ("game", &[n, seed]) => Ok(live(
             &game(n, seed)?,
             &["game"],
-            "Here it is the game itself, on a new deal: click a cell to block it, and press <code>?</code> on the board for every key.",
+            "In its place, the game itself, on a deal of its own: click a cell to block it, and press <code>?</code> on the board for every key.",
         )),
         ("keys", &[n, seed]) => keys(n, seed),
         ("coach", &[n, seed]) => coach(n, seed),
