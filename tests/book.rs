@@ -1060,3 +1060,74 @@ fn every_module_of_the_program_is_one_idea_of_a_readable_length() {
         long.join("\n")
     );
 }
+
+/// The problems Node.js finds in the syntax of each of a book's scripts, each at its Markdown place
+/// through the script's line map, as the tangler reports Rust's: `PLACE: MESSAGE`.
+fn script_syntax_problems(scripts: &[literate::TangledFile]) -> Vec<String> {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut problems = Vec::new();
+    for script in scripts {
+        let path = dir.path().join(&script.name);
+        fs::write(&path, &script.text).unwrap();
+        let output = Command::new("node")
+            .arg("--check")
+            .arg(&path)
+            .output()
+            .expect("node runs (bash .ci/run installs Node.js)");
+        if output.status.success() {
+            continue;
+        }
+        let said = String::from_utf8_lossy(&output.stderr).into_owned();
+        let lines: Vec<&str> = said.lines().collect();
+        let line = lines
+            .first()
+            .and_then(|first| first.rsplit(':').next()?.parse::<usize>().ok());
+        let col = lines
+            .iter()
+            .find_map(|l| l.trim_end().ends_with('^').then(|| l.find('^')))
+            .flatten()
+            .map_or(1, |at| at + 1);
+        let message = lines
+            .iter()
+            .find(|l| l.contains("Error: "))
+            .copied()
+            .unwrap_or(&said);
+        let place = line.and_then(|line| script.map.place(line, col));
+        problems.push(match place {
+            Some(place) => format!("{place}: {}", message.trim()),
+            None => format!("{}: {said}", script.name),
+        });
+    }
+    problems
+}
+
+#[test]
+#[ignore = "needs Node.js: bash .ci/run installs it"]
+fn the_books_scripts_are_javascript_that_parses() {
+    let outcome = literate::tangle_crate(Path::new(env!("CARGO_MANIFEST_DIR")));
+    assert!(outcome.problems.is_empty(), "{:?}", outcome.problems);
+    assert!(
+        !outcome.scripts.is_empty(),
+        "the book has its page's script"
+    );
+    let problems = script_syntax_problems(&outcome.scripts);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+#[ignore = "needs Node.js: bash .ci/run installs it"]
+fn a_script_that_does_not_parse_is_reported_at_its_markdown_line() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    fs::write(dir.path().join("SUMMARY.md"), "- [Page](page.md)\n").unwrap();
+    let chapter = "# Page\n\n```js\n// <<file:page.js>>=\nconst a = 1;\n// <<the broken part>>\n```\n\nIt breaks here:\n\n```js\n// <<the broken part>>=\nconst b = (a;\n```\n";
+    fs::write(dir.path().join("page.md"), chapter).unwrap();
+    let outcome = literate::tangle_book(dir.path(), "book/src");
+    assert!(outcome.problems.is_empty(), "{:?}", outcome.problems);
+    let problems = script_syntax_problems(&outcome.scripts);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].starts_with("book/src/page.md:13:") && problems[0].contains("SyntaxError"),
+        "{}",
+        problems[0]
+    );
+}
