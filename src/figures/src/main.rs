@@ -615,10 +615,15 @@ fn escape(text: &str) -> String {
 
 /// A figure the book's script makes live where the game runs in the page (see "Playing in the
 /// browser"): it is marked with the words that name the live figure, and what its caption says once
-/// live, with the chunks that draw it.
+/// live, with the chunk that draws it (the game's, or the live figures').
 fn live(html: &str, words: &[&str], what_to_do: &str) -> String {
+    let (chunk, anchor) = match words {
+        ["game"] => ("a game in a page", "chunk-a-game-in-a-page-1"),
+        _ => ("a live figure", "chunk-a-live-figure-1"),
+    };
     let caption = format!(
-        "Live: {what_to_do} Drawn in the page by the chunks of <a href=\"web.html\">Playing in the browser</a>."
+        "Live: {what_to_do} Drawn in the page by <a href=\"web.html#{anchor}\">⟨{chunk}⟩</a> and the \
+         chunks it uses, in Playing in the browser."
     );
     let attribute = |text: &str| text.replace('&', "&amp;").replace('"', "&quot;");
     html.replacen(
