@@ -18,7 +18,6 @@ use chat_noir::graph::adjacent;
 use chat_noir::play::fit;
 use chat_noir::web::LiveBoard;
 use headless_chrome::browser::tab::point::Point;
-use headless_chrome::protocol::cdp::Emulation;
 use headless_chrome::{Browser, LaunchOptions, Tab};
 
 /// How many times the first page is opened, and how many clicks each size is timed on.
@@ -136,23 +135,7 @@ fn clicks(browser: &Browser, port: u16, size: i32, cat: &str) -> (Vec<f64>, Vec<
 /// A new tab on `path` of the served book, once its first board is drawn.
 fn open(browser: &Browser, port: u16, path: &str) -> std::sync::Arc<Tab> {
     let tab = browser.new_tab().expect("a tab");
-    tab.call_method(Emulation::SetDeviceMetricsOverride {
-        width: 1200,
-        height: 1400,
-        device_scale_factor: 1.0,
-        mobile: false,
-        scale: None,
-        screen_width: None,
-        screen_height: None,
-        position_x: None,
-        position_y: None,
-        dont_set_visible_size: None,
-        screen_orientation: None,
-        viewport: None,
-        display_feature: None,
-        device_posture: None,
-    })
-    .expect("the window's size");
+    book_browser::window_size(&tab, (1200, 1400));
     tab.navigate_to(&format!("http://127.0.0.1:{port}/{path}"))
         .unwrap();
     tab.wait_until_navigated().unwrap();

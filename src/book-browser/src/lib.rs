@@ -1,10 +1,14 @@
 //! The woven book in a real browser: `tests/browser.rs` checks it, and `examples/page_speed.rs`
 //! measures the game in its pages. A package of its own, so that only they compile the DevTools
-//! client. What both need is here: the book served over HTTP, as `mdbook serve` serves it.
+//! client. What both need is here: the book served over HTTP, as `mdbook serve` serves it, and a tab
+//! of a given size.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
+
+use headless_chrome::Tab;
+use headless_chrome::protocol::cdp::Emulation;
 
 /// Serves the files under `root` on a local port of their own, on threads that live as long as the
 /// program; the port. Browsers fetch a page's WebAssembly only over HTTP, never from `file://`.
@@ -48,4 +52,26 @@ fn answer(root: &Path, mut stream: TcpStream) {
     );
     let _ = stream.write_all(head.as_bytes());
     let _ = stream.write_all(&body);
+}
+
+/// Makes `tab`'s window `width` × `height` CSS pixels, one device pixel to each, and a phone's (as
+/// a phone's browser lays pages out) when narrower than 600.
+pub fn window_size(tab: &Tab, (width, height): (u32, u32)) {
+    tab.call_method(Emulation::SetDeviceMetricsOverride {
+        width,
+        height,
+        device_scale_factor: 1.0,
+        mobile: width < 600,
+        scale: None,
+        screen_width: None,
+        screen_height: None,
+        position_x: None,
+        position_y: None,
+        dont_set_visible_size: None,
+        screen_orientation: None,
+        viewport: None,
+        display_feature: None,
+        device_posture: None,
+    })
+    .expect("the window's size");
 }

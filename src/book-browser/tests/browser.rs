@@ -459,23 +459,7 @@ const OVERFLOWS: &str = r#"(() => {
 fn at_a_phone_width_every_figure_fits_and_code_scrolls_inside_itself() {
     let browser = browser();
     let tab = open(&browser, "index.html");
-    tab.call_method(Emulation::SetDeviceMetricsOverride {
-        width: 390,
-        height: 844,
-        device_scale_factor: 1.0,
-        mobile: true,
-        scale: None,
-        screen_width: None,
-        screen_height: None,
-        position_x: None,
-        position_y: None,
-        dont_set_visible_size: None,
-        screen_orientation: None,
-        viewport: None,
-        display_feature: None,
-        device_posture: None,
-    })
-    .expect("a phone's width");
+    book_browser::window_size(&tab, (390, 844));
     let mut overflows = Vec::new();
     for page in pages() {
         go(&tab, &page);
@@ -519,23 +503,7 @@ fn open_served(browser: &Browser, path: &str, (width, height): (u32, u32)) -> Ar
         run_immediately: None,
     })
     .expect("the watch script is installed");
-    tab.call_method(Emulation::SetDeviceMetricsOverride {
-        width,
-        height,
-        device_scale_factor: 1.0,
-        mobile: width < 600,
-        scale: None,
-        screen_width: None,
-        screen_height: None,
-        position_x: None,
-        position_y: None,
-        dont_set_visible_size: None,
-        screen_orientation: None,
-        viewport: None,
-        display_feature: None,
-        device_posture: None,
-    })
-    .expect("the window's size");
+    book_browser::window_size(&tab, (width, height));
     let url = format!("http://127.0.0.1:{}/{path}", serve_the_book());
     tab.navigate_to(&url).expect("the page loads");
     tab.wait_until_navigated().expect("the page loads");
