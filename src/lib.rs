@@ -67,49 +67,47 @@ pub mod cli {
 }
 
 /// The solver: whether the player can force a win, certified deals, the perfect cat. Each chapter of
-/// Part III makes a module of its own, below; this one gathers what they offer the rest of the game.
+/// Part III makes one module below, and each item has one path, `solve::MODULE::ITEM`.
 pub mod solve {
-    include!(concat!(env!("OUT_DIR"), "/solve.rs"));
-}
+    /// The solver's board as bits, positions, the two cats, the plain search, the two-distance, verdicts.
+    pub mod board {
+        include!(concat!(env!("OUT_DIR"), "/solve_board.rs"));
+    }
 
-/// The solver's board as bits, positions, the two cats, the plain search, the two-distance, verdicts.
-pub mod solve_board {
-    include!(concat!(env!("OUT_DIR"), "/solve_board.rs"));
-}
+    /// Proof-number search: proving wins.
+    pub(crate) mod proof {
+        include!(concat!(env!("OUT_DIR"), "/solve_proof.rs"));
+    }
 
-/// Proof-number search: proving wins.
-pub(crate) mod solve_proof {
-    include!(concat!(env!("OUT_DIR"), "/solve_proof.rs"));
-}
+    /// The perfect cat's escape: proving its ways out, or that it has none.
+    pub(crate) mod escape {
+        include!(concat!(env!("OUT_DIR"), "/solve_escape.rs"));
+    }
 
-/// The perfect cat's escape: proving its ways out, or that it has none.
-pub(crate) mod solve_escape {
-    include!(concat!(env!("OUT_DIR"), "/solve_escape.rs"));
-}
+    /// Solving a position: the searches together, and the game's perfect cat.
+    pub mod solving {
+        include!(concat!(env!("OUT_DIR"), "/solve_solving.rs"));
+    }
 
-/// Solving a position: the searches together, and the game's perfect cat.
-pub mod solve_solving {
-    include!(concat!(env!("OUT_DIR"), "/solve_solving.rs"));
-}
+    /// How fast a win can be.
+    pub mod fastest {
+        include!(concat!(env!("OUT_DIR"), "/solve_fastest.rs"));
+    }
 
-/// How fast a win can be.
-pub mod solve_fastest {
-    include!(concat!(env!("OUT_DIR"), "/solve_fastest.rs"));
-}
+    /// The coach's side of the solver.
+    pub mod coach {
+        include!(concat!(env!("OUT_DIR"), "/solve_coach.rs"));
+    }
 
-/// The coach's side of the solver.
-pub mod solve_coach {
-    include!(concat!(env!("OUT_DIR"), "/solve_coach.rs"));
-}
+    /// Certified deals.
+    pub mod deals {
+        include!(concat!(env!("OUT_DIR"), "/solve_deals.rs"));
+    }
 
-/// Certified deals.
-pub mod solve_deals {
-    include!(concat!(env!("OUT_DIR"), "/solve_deals.rs"));
-}
-
-/// The study: many deals on every core.
-pub mod solve_study {
-    include!(concat!(env!("OUT_DIR"), "/solve_study.rs"));
+    /// The study: many deals on every core.
+    pub mod study {
+        include!(concat!(env!("OUT_DIR"), "/solve_study.rs"));
+    }
 }
 
 /// The original's tests, gathered as the original gathers them.

@@ -563,13 +563,20 @@ fn has_prose_before(text: &str, blocks: &[std::ops::Range<usize>], start: usize)
     })
 }
 
-/// The library's modules, as `src/lib.rs` declares them: (module, the tangled file it includes).
+/// The library's modules, as `src/lib.rs` declares them: (module's path below the crate, as
+/// `solve::board`, the tangled file it includes).
 fn library_modules() -> Vec<(String, String)> {
     let lib = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
         .expect("src/lib.rs");
     let mut modules = Vec::new();
-    let mut lines = lib.lines();
+    let mut enclosing: Vec<(String, usize)> = Vec::new();
+    let mut lines = lib.lines().peekable();
     while let Some(line) = lines.next() {
+        let indent = line.len() - line.trim_start().len();
+        if line.trim() == "}" {
+            enclosing.retain(|&(_, depth)| depth < indent);
+            continue;
+        }
         let declaration = line.trim_start();
         let declaration = declaration.strip_prefix("pub").map_or(declaration, |rest| {
             rest.split_once(' ').map_or(rest, |(_, r)| r)
@@ -580,29 +587,46 @@ fn library_modules() -> Vec<(String, String)> {
         else {
             continue;
         };
-        let include = lines.next().expect("a module's include");
-        let file = include
-            .split("\"/")
-            .nth(1)
-            .and_then(|rest| rest.split('"').next())
-            .expect("include!(concat!(env!(\"OUT_DIR\"), \"/FILE.rs\"))");
-        modules.push((name.to_string(), file.to_string()));
+        let path: Vec<&str> = enclosing
+            .iter()
+            .map(|(outer, _)| outer.as_str())
+            .chain([name])
+            .collect();
+        let path = path.join("::");
+        match lines.peek().map(|next| next.trim_start()) {
+            Some(include) if include.starts_with("include!(") => {
+                let file = include
+                    .split("\"/")
+                    .nth(1)
+                    .and_then(|rest| rest.split('"').next())
+                    .expect("include!(concat!(env!(\"OUT_DIR\"), \"/FILE.rs\"))");
+                modules.push((path, file.to_string()));
+            }
+            _ => enclosing.push((name.to_string(), indent)),
+        }
     }
     assert_eq!(
         modules.len(),
         lib.matches("include!(").count(),
-        "every module of src/lib.rs is read, whatever its visibility"
+        "every module of src/lib.rs is read, whatever its visibility or nesting"
     );
     modules
 }
 
-/// The modules of this crate that `text` names as `crate::MODULE`.
-fn modules_named_in(text: &str) -> BTreeSet<&str> {
+/// The modules among `modules` that `text` names as `crate::MODULE` (the longest path that is one).
+fn modules_named_in<'m>(text: &str, modules: &'m [(String, String)]) -> BTreeSet<&'m str> {
     text.split("crate::")
         .skip(1)
         .filter_map(|rest| {
-            rest.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .next()
+            let path: String = rest
+                .chars()
+                .take_while(|&c| c.is_alphanumeric() || c == '_' || c == ':')
+                .collect();
+            modules
+                .iter()
+                .map(|(module, _)| module.as_str())
+                .filter(|module| path == *module || path.starts_with(&format!("{module}::")))
+                .max_by_key(|module| module.len())
         })
         .collect()
 }
@@ -619,14 +643,14 @@ fn no_module_imports_a_module_that_imports_it() {
                 .iter()
                 .find(|f| f.name == *file)
                 .unwrap_or_else(|| panic!("no tangled file {file}"));
-            let named = modules_named_in(&tangled.text);
+            let named = modules_named_in(&tangled.text, &modules);
             let used = named.into_iter().filter(|&m| m != module).collect();
             (module.as_str(), used)
         })
         .collect();
     assert!(uses["search"].contains(&"graph"), "the scan finds imports");
     assert!(
-        uses["solve_deals"].contains(&"solve_solving"),
+        uses["solve::deals"].contains(&"solve::solving"),
         "the scan finds the solver's modules importing each other"
     );
     let cycles: Vec<String> = uses

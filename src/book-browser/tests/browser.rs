@@ -884,7 +884,8 @@ fn the_coach_in_the_page_leads_to_a_win_on_a_certified_deal() {
 
 /// A certified deal asked for at `width`, won by following the coach's ring.
 fn follow_the_coach(browser: &Browser, (width, height): (u32, u32)) {
-    use chat_noir::solve::{Cat, certified_deal_in_turn, deal_budget};
+    use chat_noir::solve::board::Cat;
+    use chat_noir::solve::deals::{certified_deal_in_turn, deal_budget};
     let tab = open_served(browser, "index.html", (width, height));
     eval(
         &tab,

@@ -21,7 +21,8 @@ use chat_noir::image::{
 };
 use chat_noir::play::{Game, counted};
 use chat_noir::search::build_bfs_table;
-use chat_noir::solve::{Board, Cat, PERFECT_CAT_BUDGET, Position, Verdict, bits, solve_position};
+use chat_noir::solve::board::{Board, Cat, Position, Verdict, bits};
+use chat_noir::solve::solving::{PERFECT_CAT_BUDGET, solve_position};
 use chat_noir::start::make_initial_world;
 use chat_noir::world::{Posn, State, World, block_cell, empty_board, game_rng};
 

@@ -948,6 +948,20 @@ fn rust_analyzer_answers_inside_the_chapters() {
     let defined = position(&world, "pub struct Posn", 0, 0);
     assert_eq!(definition[0]["range"]["start"]["line"], defined["line"]);
 
+    // The solver's modules are nested in `solve`, each in a shell of its own: a chapter names one
+    // through the other, and the definition is found in its chapter.
+    let deals = editor.open("certified-deals.md");
+    let used = position(&deals, "ProofSearch}", 0, 1);
+    let definition = editor.at("textDocument/definition", "certified-deals.md", used);
+    let proof = fs::read_to_string(copy.path().join("book/src/proof-number-search.md")).unwrap();
+    assert_eq!(
+        definition[0]["uri"],
+        editor.chapter_uri("proof-number-search.md"),
+        "{definition}"
+    );
+    let defined = position(&proof, "struct ProofSearch", 0, 7);
+    assert_eq!(definition[0]["range"]["start"]["line"], defined["line"]);
+
     let with_dot = text.replacen(
         "    let table = build_bfs_table(world",
         "    world.\n    let table = build_bfs_table(world",
