@@ -1155,3 +1155,140 @@ fn a_script_that_does_not_parse_is_reported_at_its_markdown_line() {
         problems[0]
     );
 }
+
+#[test]
+fn each_chapter_is_listed_under_its_own_title() {
+    let summary = fs::read_to_string(book_src().join("SUMMARY.md")).expect("SUMMARY.md");
+    let mut checked = 0;
+    for line in summary.lines() {
+        let Some((title, rest)) = line
+            .split_once('[')
+            .and_then(|(_, rest)| rest.split_once("]("))
+        else {
+            continue;
+        };
+        let path = rest.split(')').next().expect("a link's target");
+        let chapter = fs::read_to_string(book_src().join(path)).expect("a listed chapter");
+        let heading = chapter
+            .lines()
+            .find_map(|line| line.strip_prefix("# "))
+            .unwrap_or_else(|| panic!("{path} has no `#` title"));
+        assert_eq!(
+            heading.trim(),
+            title,
+            "SUMMARY.md lists {path} as \"{title}\"; its page is titled \"{heading}\""
+        );
+        checked += 1;
+    }
+    assert!(checked > 40, "SUMMARY.md's chapters are read");
+}
+
+/// The chunks defined in `chapter` that a block of references names, by where their first part in
+/// the chapter starts (a byte offset).
+fn referenced_here<'w>(web: &'w Web, chapter: usize, block: &str) -> Vec<(&'w str, usize)> {
+    block
+        .lines()
+        .filter_map(|line| {
+            let name = line.trim().strip_prefix("// <<")?.strip_suffix(">>")?;
+            let defined = web
+                .parts
+                .iter()
+                .find(|part| part.chapter == chapter && part.name == name)?;
+            Some((defined.name.as_str(), defined.block.start))
+        })
+        .collect()
+}
+
+#[test]
+fn shown_above_and_shown_below_point_the_right_way() {
+    let web = web();
+    let mut checked = 0;
+    for (index, chapter) in web.chapters.iter().enumerate() {
+        let text = &chapter.text;
+        let blocks = fenced_blocks(text);
+        for (at, way) in ["shown above", "shown below"]
+            .iter()
+            .flat_map(|way| text.match_indices(way).map(move |(at, _)| (at, *way)))
+        {
+            let line = text[..at].lines().count();
+            let next = blocks
+                .iter()
+                .find(|block| block.range.start > at)
+                .unwrap_or_else(|| panic!("{}:{line}: \"{way}\" before no code", chapter.display));
+            let named = referenced_here(&web, index, &text[next.range.clone()]);
+            assert!(
+                !named.is_empty(),
+                "{}:{line}: \"{way}\", but the next block names no chunk of this chapter",
+                chapter.display
+            );
+            for (name, start) in named {
+                let above = start < at;
+                assert_eq!(
+                    above,
+                    way == "shown above",
+                    "{}:{line}: \"{way}\", but ⟨{name}⟩ is {} it",
+                    chapter.display,
+                    if above { "above" } else { "below" }
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "the chapters' \"shown above\" are found");
+}
+
+/// Words that belong to a changelog, not to a book: where something was before, what the prose says
+/// now, and the day it was done.
+const CHANGELOG_WORDS: [&str; 5] = ["moved from", "moved to", "now says", "now say", "prose said"];
+
+/// The months, for dates such as "25 November" or "November 25".
+const MONTHS: [&str; 12] = [
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+];
+
+#[test]
+fn the_book_reads_as_a_book_not_a_changelog() {
+    for (path, text) in chapters() {
+        for (number, line) in text.lines().enumerate() {
+            let place = format!("book/src/{path}:{}", number + 1);
+            let lower = line.to_lowercase();
+            for words in CHANGELOG_WORDS {
+                assert!(
+                    !lower.contains(words),
+                    "{place}: \"{words}\" tells the book's history; say what is: {line}"
+                );
+            }
+            let words: Vec<&str> = line
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .collect();
+            for pair in words.windows(2) {
+                let day = |w: &str| w.parse::<u32>().is_ok_and(|d| (1..=31).contains(&d));
+                let dated = (day(pair[0]) && MONTHS.contains(&pair[1]))
+                    || (MONTHS.contains(&pair[0]) && day(pair[1]));
+                assert!(
+                    !dated,
+                    "{place}: a date; a result's record says how to reproduce it, not when: {line}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn doc_comments_in_the_code_hold_no_markdown_links() {
+    let web = web();
+    for part in &web.parts {
+        for line in &part.body {
+            let comment = line.text.trim_start();
+            let is_doc = comment.starts_with("///") || comment.starts_with("//!");
+            assert!(
+                !(is_doc && comment.contains("](")),
+                "{}: a Markdown link in a doc comment shows as raw text in the woven code and \
+                 leads nowhere in rustdoc; name the chapter in words: {comment}",
+                line.place
+            );
+        }
+    }
+}
