@@ -26,9 +26,24 @@ pub mod cats_path {
     include!(concat!(env!("OUT_DIR"), "/cats_path.rs"));
 }
 
-/// Pictures as values, shown as SVG or as pixels.
+/// Pictures as values: shapes, placed, turned, cropped, and text.
 pub mod image {
     include!(concat!(env!("OUT_DIR"), "/image.rs"));
+}
+
+/// The pictures of the figures that the book's chapters draw with chunks of their own.
+pub mod figures {
+    include!(concat!(env!("OUT_DIR"), "/figures.rs"));
+}
+
+/// Pictures shown as SVG text.
+pub mod svg {
+    include!(concat!(env!("OUT_DIR"), "/svg.rs"));
+}
+
+/// Pictures shown as pixels, and pixels kept and drawn again only where a picture changed.
+pub mod pixels {
+    include!(concat!(env!("OUT_DIR"), "/pixels.rs"));
 }
 
 /// The cat's three faces.
@@ -59,6 +74,11 @@ pub mod play {
 /// The game in a web page, and the figures that answer the mouse: what the page's script calls.
 pub mod web {
     include!(concat!(env!("OUT_DIR"), "/web.rs"));
+}
+
+/// The page's worker: the coach's answers and certified deals, off the page's thread.
+pub mod worker {
+    include!(concat!(env!("OUT_DIR"), "/worker.rs"));
 }
 
 /// The command line.

@@ -1239,12 +1239,28 @@ fn shown_above_and_shown_below_point_the_right_way() {
 
 /// Words that belong to a changelog, not to a book: where something was before, what the prose says
 /// now, and the day it was done.
-const CHANGELOG_WORDS: [&str; 5] = ["moved from", "moved to", "now says", "now say", "prose said"];
+const CHANGELOG_WORDS: [&str; 5] = [
+    "moved from",
+    "moved to",
+    "now says",
+    "now say",
+    "prose said",
+];
 
 /// The months, for dates such as "25 November" or "November 25".
 const MONTHS: [&str; 12] = [
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 ];
 
 #[test]
@@ -1291,4 +1307,76 @@ fn doc_comments_in_the_code_hold_no_markdown_links() {
             );
         }
     }
+}
+
+/// The widest line of code the book's pages show without scrolling: `max_width` of the book's
+/// `rustfmt.toml`, which `literate fmt` formats the chunks to.
+fn page_width() -> usize {
+    let config = fs::read_to_string(book_src().join("../rustfmt.toml")).expect("book/rustfmt.toml");
+    config
+        .lines()
+        .find_map(|line| line.strip_prefix("max_width = "))
+        .and_then(|width| width.trim().parse().ok())
+        .expect("book/rustfmt.toml sets max_width")
+}
+
+/// What the woven page adds after a reference to a chunk of another chapter: the chapter's title, as
+/// `chunks.css` shows it, ` (TITLE)`; nothing for a chunk of the same chapter.
+fn shown_after_a_reference(
+    web: &Web,
+    titles: &HashMap<String, String>,
+    path: &str,
+    line: &str,
+) -> String {
+    let Some(name) = line
+        .trim()
+        .strip_prefix("// <<")
+        .and_then(|rest| rest.strip_suffix(">>"))
+    else {
+        return String::new();
+    };
+    let defined = web.parts.iter().find(|part| part.name == name).map(|part| {
+        web.chapters[part.chapter]
+            .display
+            .trim_start_matches("book/src/")
+    });
+    match defined {
+        Some(chapter) if chapter != path => format!(" ({})", titles[chapter]),
+        _ => String::new(),
+    }
+}
+
+#[test]
+fn no_line_of_code_is_wider_than_the_page_shows() {
+    let width = page_width();
+    let web = web();
+    let titles: HashMap<String, String> = chapters()
+        .into_iter()
+        .map(|(path, text)| {
+            let title = text.lines().find_map(|line| line.strip_prefix("# "));
+            let title = title.unwrap_or_default().trim().to_string();
+            (path, title)
+        })
+        .collect();
+    let mut wide = Vec::new();
+    for (path, text) in chapters() {
+        for block in fenced_blocks(&text) {
+            for line in &block.lines {
+                let written = line.text.trim_end();
+                let shown = format!(
+                    "{written}{}",
+                    shown_after_a_reference(&web, &titles, &path, written)
+                );
+                if shown.chars().count() > width {
+                    let number = text[..line.offset].lines().count() + 1;
+                    wide.push(format!("book/src/{path}:{number}: {shown}"));
+                }
+            }
+        }
+    }
+    assert!(
+        wide.is_empty(),
+        "lines of code wider than the {width} columns a page shows at 1280 px (book/rustfmt.toml):\n{}",
+        wide.join("\n")
+    );
 }

@@ -450,7 +450,37 @@ const OVERFLOWS: &str = r#"(() => {
         const scrolls = ["auto", "scroll"].includes(getComputedStyle(pre).overflowX);
         if (pre.scrollWidth > pre.clientWidth && !scrolls) found.push("code block " + (i + 1) + " is cut, not scrolled");
     });
+    document.querySelectorAll("main table").forEach((table, i) => {
+        const box = table.closest(".table-wrapper") || table;
+        const scrolls = ["auto", "scroll"].includes(getComputedStyle(box).overflowX);
+        if (outside(box)) found.push("table " + (i + 1) + " reaches past the column");
+        if (box.scrollWidth > box.clientWidth + 1 && !scrolls) found.push("table " + (i + 1) + " is cut, not scrolled");
+        table.querySelectorAll("tr").forEach((row, j) => {
+            const height = row.getBoundingClientRect().height;
+            if (height > 120) found.push("row " + (j + 1) + " of table " + (i + 1) + " is " + Math.round(height) + " px tall");
+        });
+    });
     if (document.documentElement.scrollWidth > window.innerWidth) found.push("the page is " + document.documentElement.scrollWidth + " px wide");
+    return JSON.stringify(found);
+})()"#;
+
+/// The code blocks of a page that scroll sideways, each with its widest line's length in characters
+/// and how many characters the block shows.
+const SIDEWAYS_CODE: &str = r#"(() => {
+    const found = [];
+    document.querySelectorAll("main pre").forEach((pre, i) => {
+        const code = pre.querySelector("code") || pre;
+        if (code.scrollWidth <= code.clientWidth + 1) return;
+        const probe = document.createElement("span");
+        probe.textContent = "x".repeat(100);
+        code.appendChild(probe);
+        const character = probe.getBoundingClientRect().width / 100;
+        probe.remove();
+        const style = getComputedStyle(code);
+        const room = code.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        const widest = Math.max(...code.textContent.split("\n").map((line) => line.length));
+        found.push("code block " + (i + 1) + " scrolls: a line of " + widest + " characters where " + Math.floor(room / character) + " show");
+    });
     return JSON.stringify(found);
 })()"#;
 
@@ -477,6 +507,55 @@ fn at_a_phone_width_every_figure_fits_and_code_scrolls_inside_itself() {
         overflows.is_empty(),
         "at 390 px wide:\n{}",
         overflows.join("\n")
+    );
+}
+
+/// The pages of Part I, the game, as `SUMMARY.md` lists them.
+fn part_one() -> Vec<String> {
+    let summary = fs::read_to_string(crate_dir().join("book/src/SUMMARY.md")).unwrap();
+    let part: String = summary
+        .split("\n# ")
+        .find(|part| part.starts_with("Part I "))
+        .expect("SUMMARY.md has a Part I")
+        .to_string();
+    literate::chapter_links(&SourceText::new("SUMMARY.md", part))
+        .into_iter()
+        .map(|(path, _)| path.replace(".md", ".html"))
+        .collect()
+}
+
+/// The tallest a page of Part I may be at 1280 px, in CSS pixels: a chapter a reader gets through
+/// at one sitting.
+const PART_ONE_PAGE_HEIGHT: f64 = 8_000.0;
+
+#[test]
+#[ignore = "needs mdbook and chromium: bash .ci/run installs them"]
+fn at_a_laptop_width_no_code_scrolls_sideways_and_part_one_s_pages_are_short() {
+    let browser = browser();
+    let tab = open(&browser, "index.html");
+    book_browser::window_size(&tab, (1280, 800));
+    let mut sideways = Vec::new();
+    let part_one = part_one();
+    assert!(part_one.len() >= 10, "Part I's chapters: {part_one:?}");
+    for page in pages() {
+        go(&tab, &page);
+        let found = eval(&tab, SIDEWAYS_CODE);
+        let found: Vec<String> = serde_json::from_str(found.as_str().expect("a JSON list"))
+            .expect("a list of what scrolls");
+        sideways.extend(found.into_iter().map(|what| format!("{page}: {what}")));
+        let height = eval(&tab, "document.documentElement.scrollHeight")
+            .as_f64()
+            .unwrap();
+        if part_one.contains(&page) && height > PART_ONE_PAGE_HEIGHT {
+            sideways.push(format!(
+                "{page}: {height} px tall, more than Part I's {PART_ONE_PAGE_HEIGHT}"
+            ));
+        }
+    }
+    assert!(
+        sideways.is_empty(),
+        "at 1280 px wide, in the default theme:\n{}",
+        sideways.join("\n")
     );
 }
 
@@ -923,7 +1002,7 @@ fn follow_the_coach(browser: &Browser, (width, height): (u32, u32)) {
             panic!("the coach never said the game was won before move {moves}: {said}")
         });
         let question = native.page.ask_coach().expect("the coach has a question");
-        let answer = chat_noir::web::coach_answer(&question).expect("the coach answers");
+        let answer = chat_noir::worker::coach_answer(&question).expect("the coach answers");
         native.page.coach_heard(&answer).unwrap();
         assert_eq!(
             said,

@@ -16,14 +16,13 @@ use chat_noir::drawing::{
     CIRCLE_RADIUS, cell_center_x, cell_center_y, crop_whiskers, render_board, render_world,
 };
 use chat_noir::graph::in_bounds;
-use chat_noir::image::{
-    Color, Image, Mode, circle, image_height, image_width, to_svg, underlay_xy,
-};
+use chat_noir::image::{Color, Image, Mode, circle, image_height, image_width, underlay_xy};
 use chat_noir::play::{Game, counted};
 use chat_noir::search::build_bfs_table;
 use chat_noir::solve::board::{Board, Cat, Position, Verdict, bits};
 use chat_noir::solve::solving::{PERFECT_CAT_BUDGET, solve_position};
 use chat_noir::start::make_initial_world;
+use chat_noir::svg::to_svg;
 use chat_noir::world::{Posn, State, World, block_cell, empty_board, game_rng};
 
 fn main() -> ExitCode {
@@ -59,13 +58,17 @@ const USAGE: &str = "known figures: empty-board N, board-coordinates N, cats-pat
                      distance-map N SEED, world N SEED, game N SEED, keys N SEED, coach N SEED, \
                      two-distance N SEED, escape-steps N, pen N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      escape-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
-                     first-moves N SEED BUDGET";
+                     first-moves N SEED BUDGET, picture NAME (basic-pictures, placed-pictures, \
+                     turned-cropped-lined, texts)";
 
 /// The figure that `words` (the directive after `{{#figure`) ask for.
 fn figure(words: &[&str]) -> Result<String, String> {
     let (name, args) = words
         .split_first()
         .ok_or(format!("no figure named; {USAGE}"))?;
+    if let ("picture", [picture]) = (*name, args) {
+        return drawn_by_a_chunk(picture);
+    }
     let numbers: Vec<i32> = args
         .iter()
         .map(|a| {
@@ -104,6 +107,90 @@ fn figure(words: &[&str]) -> Result<String, String> {
         ("first-moves", &[n, seed, budget]) => first_moves(n, seed, budget),
         _ => Err(format!("no figure `{}`; {USAGE}", words.join(" "))),
     }
+}
+
+/// A figure drawn by a chunk of its own (the book's module `figures`): what it shows, the chunk and
+/// the page it is on, and the pictures the chunk returns.
+struct DrawnByAChunk {
+    name: &'static str,
+    shows: &'static str,
+    chunk: &'static str,
+    page: &'static str,
+    draw: fn() -> Vec<Image>,
+}
+
+const DRAWN_BY_CHUNKS: [DrawnByAChunk; 4] = [
+    DrawnByAChunk {
+        name: "basic-pictures",
+        shows: "A solid circle, an outlined ellipse, a solid rectangle and triangle, and an \
+                outlined hexagon.",
+        chunk: "the basic pictures, for a figure",
+        page: "images.html",
+        draw: chat_noir::figures::basic_pictures,
+    },
+    DrawnByAChunk {
+        name: "placed-pictures",
+        shows: "A dot on a square: <code>overlay</code>, <code>overlay_align</code> at the \
+                bottom right, <code>underlay_offset</code> and <code>underlay_xy</code>, each \
+                in its bounding box.",
+        chunk: "placing pictures, for a figure",
+        page: "placing.html",
+        draw: chat_noir::figures::placed_pictures,
+    },
+    DrawnByAChunk {
+        name: "turned-cropped-lined",
+        shows: "<code>rotate</code>, <code>crop</code> and <code>add_line</code>, each in its \
+                bounding box.",
+        chunk: "turning, cropping and lines, for a figure",
+        page: "placing.html",
+        draw: chat_noir::figures::turned_cropped_lined,
+    },
+    DrawnByAChunk {
+        name: "texts",
+        shows: "A <code>text</code> in its bounding box, and over a rectangle.",
+        chunk: "text, for a figure",
+        page: "keys-on-board.html",
+        draw: chat_noir::figures::texts,
+    },
+];
+
+/// The figure drawn by a chunk named `name`: the chunk's pictures in a row, twice their size, with a
+/// caption that links the chunk.
+fn drawn_by_a_chunk(name: &str) -> Result<String, String> {
+    let figure = DRAWN_BY_CHUNKS
+        .iter()
+        .find(|figure| figure.name == name)
+        .ok_or(format!("no picture `{name}`; {USAGE}"))?;
+    let row = in_a_row((figure.draw)()).ok_or(format!("⟨{}⟩ drew no picture", figure.chunk))?;
+    let svg = to_svg(&row).replacen(
+        "<svg ",
+        &format!("<svg style=\"width: {}px\" ", image_width(&row) * 2.0),
+        1,
+    );
+    let anchor: String = figure
+        .chunk
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let caption = format!(
+        "{} Drawn by <a href=\"{}#chunk-{anchor}-1\">⟨{}⟩</a>, twice its size.",
+        figure.shows, figure.page, figure.chunk
+    );
+    Ok(html(&svg, &caption))
+}
+
+/// `pictures` side by side, centred on one line, with room between them; `None` if there are
+/// none.
+fn in_a_row(pictures: Vec<Image>) -> Option<Image> {
+    const GAP: f64 = 16.0;
+    pictures.into_iter().reduce(|row, next| {
+        let (x, y) = (
+            image_width(&row) + GAP,
+            (image_height(&row) - image_height(&next)) / 2.0,
+        );
+        underlay_xy(row, x, y, next)
+    })
 }
 
 fn size(n: i32) -> Result<i32, String> {

@@ -16,10 +16,15 @@ use crate::{
     is_announcement, marker, tangle,
 };
 
-/// Runs rustfmt for a Rust `edition` on a text, returning the formatted text.
-pub fn rustfmt(text: &str, edition: &str) -> Result<String, String> {
-    let mut child = Command::new("rustfmt")
-        .args(["--edition", edition, "--emit", "stdout", "--quiet"])
+/// Runs rustfmt on a text of `project`'s book, for its edition and with its book's settings
+/// ([`Project::rustfmt_config`]), returning the formatted text.
+pub fn rustfmt(text: &str, project: &Project) -> Result<String, String> {
+    let mut command = Command::new("rustfmt");
+    command.args(["--edition", &project.edition, "--emit", "stdout", "--quiet"]);
+    if let Some(config) = project.rustfmt_config() {
+        command.arg("--config-path").arg(config);
+    }
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -76,7 +81,7 @@ pub fn plan_book(project: &Project) -> Result<(Plan, Vec<NewChapter>), Vec<Strin
     }
     let mut formatted = Vec::new();
     for file in outcome.files {
-        match rustfmt(&file.text, &project.edition) {
+        match rustfmt(&file.text, project) {
             Ok(text) => formatted.push((file, text)),
             Err(message) => {
                 return Err(vec![format!("rustfmt failed on {}: {message}", file.name)]);

@@ -7,7 +7,9 @@
 //!   mdbook reads them; a book without a `book.toml` is read as mdbook reads one.
 //! - rustfmt formats the chunks for the crate's edition (`package.edition`, 2015 if the manifest
 //!   names none, as for cargo), unless `[preprocessor.literate] edition` in `book.toml` says
-//!   otherwise.
+//!   otherwise, and with the settings of the book root's `rustfmt.toml` (or `.rustfmt.toml`) if it
+//!   has one, so that a book can keep its code narrower than the rest of the crate: its pages show
+//!   fewer columns than an editor.
 //! - The book's figures are drawn by the program whose package directory `[preprocessor.literate]
 //!   figures` names, relative to the book's root; a book without one has no figures.
 //! - The weaver keeps its script and style sheet in the book's `theme` directory, or the one
@@ -118,6 +120,15 @@ impl Project {
     /// The chapters' directory.
     pub fn src_dir(&self) -> PathBuf {
         self.crate_dir.join(&self.src)
+    }
+
+    /// The rustfmt settings for the book's chunks: the book root's `rustfmt.toml` or
+    /// `.rustfmt.toml`, if it has one.
+    pub fn rustfmt_config(&self) -> Option<PathBuf> {
+        ["rustfmt.toml", ".rustfmt.toml"]
+            .iter()
+            .map(|name| self.book_dir().join(name))
+            .find(|path| path.is_file())
     }
 
     /// The book's root directory.

@@ -346,7 +346,7 @@ fn format_twice(book: &GeneratedBook, tally: &mut Tally) -> Result<(), TestCaseE
     let before = tangled(dir.path())?;
     let wanted: BTreeMap<&String, String> = before
         .iter()
-        .map(|(name, text)| (name, literate::fmt::rustfmt(text, "2024").unwrap()))
+        .map(|(name, text)| (name, literate::fmt::rustfmt(text, &project).unwrap()))
         .collect();
 
     let (plan, new) = plan_book(&project).map_err(|e| TestCaseError::fail(e.join("\n")))?;

@@ -116,3 +116,28 @@ fn a_reference_indented_otherwise_than_rustfmt_indents_is_reported_with_the_mend
         "{stderr}"
     );
 }
+
+#[test]
+fn the_book_s_own_rustfmt_settings_narrow_its_chunks() {
+    let dir = tempfile::tempdir().unwrap();
+    let call = "pub fn f() -> u32 {\n    first_argument_name(second_argument_name, third_argument_name)\n}\n";
+    write_book(
+        dir.path(),
+        &format!("# A\n\nA call.\n\n```rust\n// <<file:a.rs>>=\n{call}```\n"),
+    );
+    let output = literate_fmt(dir.path(), &["--check"]);
+    assert!(
+        output.status.success(),
+        "at rustfmt's width the call fits: {output:?}"
+    );
+
+    fs::write(dir.path().join("book/rustfmt.toml"), "max_width = 60\n").unwrap();
+    let output = literate_fmt(dir.path(), &["--check"]);
+    assert!(!output.status.success(), "at the book's width it does not");
+    assert!(literate_fmt(dir.path(), &[]).status.success());
+    let narrowed = "pub fn f() -> u32 {\n    first_argument_name(\n        second_argument_name,\n        third_argument_name,\n    )\n}\n";
+    assert_eq!(
+        chapter(dir.path()),
+        format!("# A\n\nA call.\n\n```rust\n// <<file:a.rs>>=\n{narrowed}```\n")
+    );
+}

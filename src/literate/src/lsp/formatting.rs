@@ -50,7 +50,7 @@ pub fn format_chapter(
     let mut formatted: Vec<(TangledFile, String)> = Vec::new();
     for file in book.positions.files() {
         let text = if file.map.sources().iter().any(|s| s == chapter) {
-            rustfmt(&file.text, &book.project.edition)
+            rustfmt(&file.text, &book.project)
                 .map_err(|why| format!("rustfmt failed on {}: {why}", file.name))?
         } else {
             file.text.clone()
