@@ -95,7 +95,7 @@ pub mod solve {
     }
 
     /// Proof-number search: proving wins.
-    pub(crate) mod proof {
+    pub mod proof {
         include!(concat!(env!("OUT_DIR"), "/solve_proof.rs"));
     }
 

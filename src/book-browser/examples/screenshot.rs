@@ -8,7 +8,7 @@
 //! ```
 //!
 //! The themes are mdbook's: light, rust, coal, navy, ayu. With an anchor, the screenshot shows the
-//! window scrolled to it; without one, the top of the page.
+//! anchored element in the middle of the window; without one, the top of the page.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -76,7 +76,7 @@ fn screenshot(root: &Path, page: &str, width: u32, theme: &str, out: &Path) -> R
          document.documentElement.className = document.documentElement.className \
              .replace(/\\b(light|rust|coal|navy|ayu)\\b/, '{theme}'); \
          const target = document.getElementById('{anchor}'); \
-         if (target) target.scrollIntoView(); \
+         if (target) target.scrollIntoView({{ block: 'center' }}); \
          Boolean(target) || '{anchor}' === ''"
     );
     let found = tab

@@ -16,10 +16,14 @@ use chat_noir::drawing::{
     CIRCLE_RADIUS, cell_center_x, cell_center_y, crop_whiskers, render_board, render_world,
 };
 use chat_noir::graph::in_bounds;
-use chat_noir::image::{Color, Image, Mode, circle, image_height, image_width, underlay_xy};
+use chat_noir::image::{
+    Color, Image, Mode, TRANSPARENT, add_line, circle, ellipse, image_height, image_width, overlay,
+    rectangle, text, underlay_xy,
+};
 use chat_noir::play::{Game, counted};
 use chat_noir::search::build_bfs_table;
 use chat_noir::solve::board::{Board, Cat, Position, Verdict, bits};
+use chat_noir::solve::proof::{TreeNode, search_tree};
 use chat_noir::solve::solving::{PERFECT_CAT_BUDGET, solve_position};
 use chat_noir::start::make_initial_world;
 use chat_noir::svg::to_svg;
@@ -58,7 +62,7 @@ const USAGE: &str = "known figures: empty-board N, board-coordinates N, cats-pat
                      distance-map N SEED, world N SEED, game N SEED, keys N SEED, coach N SEED, \
                      two-distance N SEED, escape-steps N, pen N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      escape-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
-                     first-moves N SEED BUDGET, picture NAME (basic-pictures, placed-pictures, \
+                     first-moves N SEED BUDGET, proof-tree N SEED BUDGET, picture NAME (basic-pictures, placed-pictures, \
                      turned-cropped-lined, texts)";
 
 /// The figure that `words` (the directive after `{{#figure`) ask for.
@@ -105,6 +109,7 @@ fn figure(words: &[&str]) -> Result<String, String> {
             escape_after_blocks(&position_world(n, cells)?)
         }
         ("first-moves", &[n, seed, budget]) => first_moves(n, seed, budget),
+        ("proof-tree", &[n, seed, budget]) => proof_tree(n, seed, budget),
         _ => Err(format!("no figure `{}`; {USAGE}", words.join(" "))),
     }
 }
@@ -494,6 +499,182 @@ const MARKED: Color = Color::rgb(255, 215, 0);
 const GATE: Color = Color::rgb(255, 160, 160);
 
 /// The solver's board for a world of size `n`, or why it has none.
+/// How many of a node's children the tree figure shows; the rest are one box, with the numbers
+/// they give their parent together.
+const CHILDREN_SHOWN: usize = 5;
+
+/// The first levels of a proof-number search from the first board of `seed`, grown to `budget`
+/// nodes, as a tree of boxes, each with its proof and disproof numbers.
+fn proof_tree(n: i32, seed: i32, budget: i32) -> Result<String, String> {
+    let board = solver_board(n)?;
+    let budget = usize::try_from(budget)
+        .ok()
+        .filter(|&b| b > 1)
+        .ok_or(format!(
+            "the budget is a number of nodes, more than 1, not {budget}"
+        ))?;
+    let world = make_initial_world(n, &mut game_rng(seed as u64));
+    let tree = search_tree(&board, board.position(&world), budget);
+    let below = |parent: usize| -> Vec<usize> {
+        (0..tree.len())
+            .filter(|&i| tree[i].parent == Some(parent))
+            .collect()
+    };
+    let children = below(0);
+    let expanded = children.iter().position(|&c| !below(c).is_empty());
+    let (second, second_rest) = shown_row(&tree, &children);
+    let third = expanded.map_or(Vec::new(), |e| shown_row(&tree, &below(children[e])).0);
+    let second_x: Vec<f64> = (0..second.len()).map(|i| i as f64 * TREE_STEP).collect();
+    let root_x = second_x.last().copied().unwrap_or(0.0) / 2.0;
+    let parent_x = expanded.map_or(root_x, |e| second_x[e.min(second_x.len() - 1)]);
+    let third_x: Vec<f64> = (0..third.len())
+        .map(|i| parent_x + (i as f64 - (third.len() as f64 - 1.0) / 2.0) * TREE_STEP)
+        .collect();
+    let all_x = || second_x.iter().chain(&third_x).chain([&root_x]).copied();
+    let left = all_x().fold(f64::INFINITY, f64::min);
+    let right = all_x().fold(f64::NEG_INFINITY, f64::max);
+    let rows = if third.is_empty() { 2.0 } else { 3.0 };
+    let height = (rows - 1.0) * TREE_ROW + 12.0 + TREE_BOX.1;
+    let canvas = rectangle(right - left + TREE_BOX.0, height, Mode::Solid, TRANSPARENT);
+    let root = (root_x - left, 0.0);
+    let mut picture = tree_node(canvas, root, &node_words(&tree[0]), None, true);
+    for ((words, cell, player), x) in second.iter().zip(&second_x) {
+        let at = (x - left, TREE_ROW);
+        picture = tree_edge(picture, root, at);
+        picture = tree_node(picture, at, words, cell.as_deref(), *player);
+    }
+    for ((words, cell, player), x) in third.iter().zip(&third_x) {
+        let at = (x - left, 2.0 * TREE_ROW);
+        picture = tree_edge(picture, (parent_x - left, TREE_ROW), at);
+        picture = tree_node(picture, at, words, cell.as_deref(), *player);
+    }
+    let svg = to_svg(&picture).replacen(
+        "<svg ",
+        &format!("<svg style=\"width: {}px\" ", image_width(&picture) * 1.25),
+        1,
+    );
+    let rest = if second_rest > 0 {
+        format!(
+            " The root has {} moves; the last box stands for the {second_rest} not drawn, with the \
+             smallest of their proof numbers and the sum of their disproof numbers.",
+            children.len()
+        )
+    } else {
+        String::new()
+    };
+    let caption = format!(
+        "The top of the tree a proof-number search grows from the first board of seed {seed} \
+         ({n}×{n}, against the classic cat) in {budget} nodes, as <code>search_tree</code> reads \
+         it: each box gives a node's proof and disproof numbers (∞ for infinite), square where the \
+         player moves, round where the cat does, under the cell blocked or stepped to. The player's \
+         nodes take the smallest proof and the sum of the disproofs of their children; the cat's, \
+         the sum of the proofs and the smallest disproof.{rest}"
+    );
+    Ok(html(&svg, &caption))
+}
+
+/// A node's box and edge sizes in the tree figure, in board units.
+const TREE_BOX: (f64, f64) = (60.0, 26.0);
+const TREE_STEP: f64 = 74.0;
+const TREE_ROW: f64 = 64.0;
+
+/// The words in a node's box, the cell above it, and whether the player moves there, for each of
+/// `nodes`, the first few shown alone and the rest as one box; how many that box stands for.
+fn shown_row(tree: &[TreeNode], nodes: &[usize]) -> (Vec<(String, Option<String>, bool)>, usize) {
+    let mut row: Vec<(String, Option<String>, bool)> = nodes
+        .iter()
+        .take(CHILDREN_SHOWN)
+        .map(|&i| {
+            (
+                node_words(&tree[i]),
+                tree[i].cell.map(cell_name),
+                tree[i].player,
+            )
+        })
+        .collect();
+    let rest: Vec<&TreeNode> = nodes
+        .iter()
+        .skip(CHILDREN_SHOWN)
+        .map(|&i| &tree[i])
+        .collect();
+    if let Some(first) = rest.first() {
+        let proof = rest.iter().map(|n| n.proof).min().unwrap_or(u32::MAX);
+        let disproof = rest
+            .iter()
+            .fold(0u32, |sum, n| sum.saturating_add(n.disproof));
+        let words = format!("{} | {}", number_words(proof), number_words(disproof));
+        row.push((words, Some(format!("{} more", rest.len())), first.player));
+    }
+    (row, rest.len())
+}
+
+fn node_words(node: &TreeNode) -> String {
+    format!(
+        "{} | {}",
+        number_words(node.proof),
+        number_words(node.disproof)
+    )
+}
+
+fn number_words(number: u32) -> String {
+    if number == u32::MAX {
+        "∞".to_string()
+    } else {
+        number.to_string()
+    }
+}
+
+/// `picture` with a node's box at `at`, its numbers inside and the cell that led to it above.
+fn tree_node(
+    picture: Image,
+    at: (f64, f64),
+    words: &str,
+    cell: Option<&str>,
+    player: bool,
+) -> Image {
+    let (w, h) = TREE_BOX;
+    let fill = if player {
+        Color::rgb(255, 255, 255)
+    } else {
+        Color::rgb(255, 228, 225)
+    };
+    let frame = if player {
+        overlay(
+            rectangle(w, h, Mode::Outline, Color::rgb(0, 0, 0)),
+            rectangle(w, h, Mode::Solid, fill),
+        )
+    } else {
+        overlay(
+            ellipse(w, h, Mode::Outline, Color::rgb(0, 0, 0)),
+            ellipse(w, h, Mode::Solid, fill),
+        )
+    };
+    let boxed = overlay(text(words, 13.0, Color::rgb(0, 0, 0)), frame);
+    let picture = underlay_xy(picture, at.0, at.1 + 12.0, boxed);
+    match cell {
+        Some(cell) => {
+            let label = text(cell, 10.0, Color::rgb(90, 90, 90));
+            let x = at.0 + (w - image_width(&label)) / 2.0;
+            underlay_xy(picture, x, at.1, label)
+        }
+        None => picture,
+    }
+}
+
+/// `picture` with a line from the bottom of the box at `from` to the top of the one at `to`.
+fn tree_edge(picture: Image, from: (f64, f64), to: (f64, f64)) -> Image {
+    let (w, h) = TREE_BOX;
+    let color = Color::rgb(150, 150, 150);
+    add_line(
+        picture,
+        from.0 + w / 2.0,
+        from.1 + 12.0 + h,
+        to.0 + w / 2.0,
+        to.1 - 1.0,
+        color,
+    )
+}
+
 fn solver_board(n: i32) -> Result<Board, String> {
     Board::new(size(n)?).map_err(|e| format!("board size: {e}"))
 }
