@@ -7,8 +7,9 @@
 //! cargo run -p book-browser --example screenshot -- placing.html#two-pictures-in-one 1280 light a.png
 //! ```
 //!
-//! The themes are mdbook's: light, rust, coal, navy, ayu. With an anchor, the screenshot shows the
-//! anchored element in the middle of the window; without one, the top of the page.
+//! The themes are mdbook's: light, rust, coal, navy, ayu. With an anchor (an element's id, or
+//! `figure-N` for the page's Nth figure), the screenshot shows that element in the middle of the
+//! window; without one, the top of the page.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -75,7 +76,9 @@ fn screenshot(root: &Path, page: &str, width: u32, theme: &str, out: &Path) -> R
         "localStorage.setItem('mdbook-theme', '{theme}'); \
          document.documentElement.className = document.documentElement.className \
              .replace(/\\b(light|rust|coal|navy|ayu)\\b/, '{theme}'); \
-         const target = document.getElementById('{anchor}'); \
+         const figure = '{anchor}'.match(/^figure-([0-9]+)$/); \
+         const target = figure ? document.querySelectorAll('main figure')[figure[1] - 1] \
+             : document.getElementById('{anchor}'); \
          if (target) target.scrollIntoView({{ block: 'center' }}); \
          Boolean(target) || '{anchor}' === ''"
     );
@@ -86,7 +89,9 @@ fn screenshot(root: &Path, page: &str, width: u32, theme: &str, out: &Path) -> R
         .and_then(|value| value.as_bool())
         .unwrap_or(false);
     if !found {
-        return Err(format!("the page has no element with the id `{anchor}`"));
+        return Err(format!(
+            "the page has no element `{anchor}` (an id, or figure-N)"
+        ));
     }
     std::thread::sleep(Duration::from_millis(300));
     let png = tab

@@ -23,9 +23,12 @@ use chat_noir::image::{
 use chat_noir::play::{Game, counted};
 use chat_noir::search::build_bfs_table;
 use chat_noir::solve::board::{Board, Cat, Position, Verdict, bits};
+use chat_noir::solve::deals::{
+    Difficulty, FIRST_MOVE_BUDGET, certified_deal_in_turn, deal_budget, first_moves_keep,
+};
 use chat_noir::solve::proof::{TreeNode, search_tree};
-use chat_noir::solve::solving::{PERFECT_CAT_BUDGET, solve_position};
-use chat_noir::start::make_initial_world;
+use chat_noir::solve::solving::{PERFECT_CAT_BUDGET, solve, solve_position};
+use chat_noir::start::{BOARD_SIZE, make_initial_world};
 use chat_noir::svg::to_svg;
 use chat_noir::world::{Posn, State, World, block_cell, empty_board, game_rng};
 
@@ -62,7 +65,9 @@ const USAGE: &str = "known figures: empty-board N, board-coordinates N, cats-pat
                      distance-map N SEED, world N SEED, game N SEED, keys N SEED, coach N SEED, \
                      two-distance N SEED, escape-steps N, pen N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      escape-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
-                     first-moves N SEED BUDGET, proof-tree N SEED BUDGET, picture NAME (basic-pictures, placed-pictures, \
+                     first-moves N SEED BUDGET, proof-tree N SEED BUDGET, solved N SEED CAT (0 classic, 1 perfect), \
+                     verdicts N SEED SEED, certified N SEED DIFFICULTY (1 easy, 2 medium, 3 hard), \
+                     picture NAME (basic-pictures, placed-pictures, \
                      turned-cropped-lined, texts)";
 
 /// The figure that `words` (the directive after `{{#figure`) ask for.
@@ -110,6 +115,9 @@ fn figure(words: &[&str]) -> Result<String, String> {
         }
         ("first-moves", &[n, seed, budget]) => first_moves(n, seed, budget),
         ("proof-tree", &[n, seed, budget]) => proof_tree(n, seed, budget),
+        ("solved", &[n, seed, perfect]) => solved(n, seed, perfect),
+        ("verdicts", &[n, won, lost]) => verdicts(n, won, lost),
+        ("certified", &[n, seed, difficulty]) => certified(n, seed, difficulty),
         _ => Err(format!("no figure `{}`; {USAGE}", words.join(" "))),
     }
 }
@@ -673,6 +681,132 @@ fn tree_edge(picture: Image, from: (f64, f64), to: (f64, f64)) -> Image {
         to.1 - 1.0,
         color,
     )
+}
+
+/// The first board of `seed` with what the solver proves of it against the classic cat (0) or the
+/// perfect cat (1), with the move that keeps a won deal won in gold.
+fn solved(n: i32, seed: i32, perfect: i32) -> Result<String, String> {
+    let cat = match perfect {
+        0 => Cat::Classic,
+        1 => Cat::Perfect,
+        _ => {
+            return Err(format!(
+                "the cat is 0 (classic) or 1 (perfect), not {perfect}; {USAGE}"
+            ));
+        }
+    };
+    let world = make_initial_world(size(n)?, &mut game_rng(seed as u64));
+    let budget = deal_budget(cat);
+    let verdict = solve(&world, cat, budget)?;
+    let (play, said) = match verdict {
+        Verdict::Won { play, moves } => (
+            Some(play),
+            format!(
+                "won: the move in gold keeps it won{}",
+                moves.map_or(String::new(), |m| format!(
+                    ", within {m} moves whatever the cat does"
+                ))
+            ),
+        ),
+        Verdict::Lost { steps } => (
+            None,
+            format!(
+                "lost: the cat gets out{}, whatever the player blocks",
+                steps.map_or(String::new(), |s| format!(" within {s} steps"))
+            ),
+        ),
+        Verdict::Unknown { .. } => (None, "not decided within the budget".to_string()),
+    };
+    let caption = format!(
+        "What <code>solve</code> proves of the first board of seed {seed} ({n}×{n}) against the \
+         {} cat, with {budget} positions: {said}.",
+        if perfect == 1 { "perfect" } else { "classic" }
+    );
+    let painted = play.map(|p| (p, MARKED));
+    Ok(html(
+        &to_svg(&painted_world(&world, painted.into_iter())),
+        &caption,
+    ))
+}
+
+/// Two first boards side by side, against the perfect cat: the deal of `won`, with the move that
+/// keeps it won in gold, and the deal of `lost`, as the solver decides them.
+fn verdicts(n: i32, won: i32, lost: i32) -> Result<String, String> {
+    let board = solver_board(n)?;
+    let budget = 3_000_000;
+    let deal = |seed: i32| {
+        let world = make_initial_world(n, &mut game_rng(seed as u64));
+        let verdict = solve_position(&board, Cat::Perfect, board.position(&world), budget);
+        (world, verdict)
+    };
+    let ((won_world, won_verdict), (lost_world, lost_verdict)) = (deal(won), deal(lost));
+    let Verdict::Won { play, moves } = won_verdict else {
+        return Err(format!(
+            "the deal of seed {won} is not proven won: {won_verdict:?}"
+        ));
+    };
+    let Verdict::Lost { steps } = lost_verdict else {
+        return Err(format!(
+            "the deal of seed {lost} is not proven lost: {lost_verdict:?}"
+        ));
+    };
+    let left = painted_world(&won_world, [(play, MARKED)].into_iter());
+    let right = painted_world(&lost_world, std::iter::empty());
+    let row = in_a_row(vec![left, right]).ok_or("two boards")?;
+    let within =
+        |n: Option<u32>, what: &str| n.map_or(String::new(), |n| format!(" within {n} {what}"));
+    let caption = format!(
+        "Two first boards of the {n}×{n} board against the perfect cat, as the solver decides them \
+         with {budget} positions: the deal of seed {won} is won{}, the first move in gold; from the \
+         deal of seed {lost} the cat gets out{}, whatever the player blocks.",
+        within(moves, "moves"),
+        within(steps, "steps")
+    );
+    Ok(html(&to_svg(&row), &caption))
+}
+
+/// The deal `chat-noir --size N --seed SEED --difficulty D` plays against the classic cat, found
+/// as the program finds it.
+fn certified(n: i32, seed: i32, difficulty: i32) -> Result<String, String> {
+    let size = size(n)?;
+    let wanted = match difficulty {
+        1 => Difficulty::Easy,
+        2 => Difficulty::Medium,
+        3 => Difficulty::Hard,
+        _ => {
+            return Err(format!(
+                "the difficulty is 1, 2 or 3, not {difficulty}; {USAGE}"
+            ));
+        }
+    };
+    let settings = (size, Cat::Classic, deal_budget(Cat::Classic));
+    let found = certified_deal_in_turn(settings, seed as u64, Some((wanted, FIRST_MOVE_BUDGET)))?;
+    let world = make_initial_world(size, &mut game_rng(found.seed));
+    let board = solver_board(size)?;
+    let (moves, keeps) = first_moves_keep(
+        &board,
+        Cat::Classic,
+        board.position(&world),
+        FIRST_MOVE_BUDGET,
+    );
+    let kept = keeps.filter(|&keeps| keeps).count();
+    let name = format!("{wanted:?}").to_lowercase();
+    let caption = format!(
+        "The deal <code>chat-noir{} --seed {seed} --difficulty {name}</code> plays: \
+         the first deal from seed {seed} on that the solver proves won against the classic cat \
+         and judges {name}, the deal of seed {}. Of its {moves} first moves near the cat's paths, \
+         {kept} keep it won.",
+        if size == BOARD_SIZE {
+            String::new()
+        } else {
+            format!(" --size {size}")
+        },
+        found.seed
+    );
+    Ok(html(
+        &to_svg(&painted_world(&world, std::iter::empty())),
+        &caption,
+    ))
 }
 
 fn solver_board(n: i32) -> Result<Board, String> {
