@@ -68,7 +68,7 @@ const USAGE: &str = "known figures: empty-board N, board-coordinates N, cats-pat
                      first-moves N SEED BUDGET, proof-tree N SEED BUDGET, solved N SEED CAT (0 classic, 1 perfect), \
                      verdicts N SEED SEED, certified N SEED DIFFICULTY (1 easy, 2 medium, 3 hard), \
                      picture NAME (basic-pictures, placed-pictures, \
-                     turned-cropped-lined, texts)";
+                     turned-cropped-lined, texts, cat-parts)";
 
 /// The figure that `words` (the directive after `{{#figure`) ask for.
 fn figure(words: &[&str]) -> Result<String, String> {
@@ -132,7 +132,7 @@ struct DrawnByAChunk {
     draw: fn() -> Vec<Image>,
 }
 
-const DRAWN_BY_CHUNKS: [DrawnByAChunk; 4] = [
+const DRAWN_BY_CHUNKS: [DrawnByAChunk; 5] = [
     DrawnByAChunk {
         name: "basic-pictures",
         shows: "A solid circle, an outlined ellipse, a solid rectangle and triangle, and an \
@@ -157,6 +157,14 @@ const DRAWN_BY_CHUNKS: [DrawnByAChunk; 4] = [
         chunk: "turning, cropping and lines, for a figure",
         page: "placing.html",
         draw: chat_noir::figures::turned_cropped_lined,
+    },
+    DrawnByAChunk {
+        name: "cat-parts",
+        shows: "The cat's face, an ear, an eye, the nose, the happy and the straight mouth, and \
+                the thinking cat they make.",
+        chunk: "the cat's parts, for a figure",
+        page: "drawing-cat.html",
+        draw: chat_noir::cat::cat_parts,
     },
     DrawnByAChunk {
         name: "texts",
@@ -488,10 +496,10 @@ fn first_moves(n: i32, seed: i32, budget: i32) -> Result<String, String> {
     });
     let caption = format!(
         "Each first move of the first board of seed {seed} ({n}×{n}), against the classic cat, \
-         labelled with what the solver proves of the game after it, each step the cat may answer \
-         with solved with a budget of {} positions: won within the moves shown, this one counted \
-         (gold: the child's proof number is 0); lost (✗: its disproof number is 0); or not known (?). \
-         So the position is {}.",
+         labelled with what the solver proves of the game after it, each answer of the cat \
+         searched with a budget of {} positions: in gold, won within the number of moves shown, \
+         counting this one (the child's proof number is 0); ✗, lost (its disproof number is 0); \
+         ?, not known. So the position is {}.",
         budget,
         first_move_words(root)
     );
@@ -756,7 +764,7 @@ fn verdicts(n: i32, won: i32, lost: i32) -> Result<String, String> {
     let within =
         |n: Option<u32>, what: &str| n.map_or(String::new(), |n| format!(" within {n} {what}"));
     let caption = format!(
-        "Two first boards of the {n}×{n} board against the perfect cat, as the solver decides them \
+        "Two deals of the {n}×{n} board against the perfect cat, as the solver decides them \
          with {budget} positions: the deal of seed {won} is won{}, the first move in gold; from the \
          deal of seed {lost} the cat gets out{}, whatever the player blocks.",
         within(moves, "moves"),
@@ -789,24 +797,32 @@ fn certified(n: i32, seed: i32, difficulty: i32) -> Result<String, String> {
         board.position(&world),
         FIRST_MOVE_BUDGET,
     );
-    let kept = keeps.filter(|&keeps| keeps).count();
+    let kept: Vec<Posn> = keeps
+        .filter(|&(_, kept)| kept)
+        .map(|(m, _)| board.posn(m))
+        .collect();
     let name = format!("{wanted:?}").to_lowercase();
+    let which = if found.seed == seed as u64 {
+        format!("the deal of seed {seed} itself")
+    } else {
+        format!(
+            "the deal of seed {}, the first from seed {seed} on",
+            found.seed
+        )
+    };
     let caption = format!(
-        "The deal <code>chat-noir{} --seed {seed} --difficulty {name}</code> plays: \
-         the first deal from seed {seed} on that the solver proves won against the classic cat \
-         and judges {name}, the deal of seed {}. Of its {moves} first moves near the cat's paths, \
-         {kept} keep it won.",
+        "The deal <code>chat-noir{} --seed {seed} --difficulty {name}</code> plays: {which}, \
+         proven won against the classic cat and judged {name}. Of its {moves} first moves near \
+         the cat's paths, the {} in gold keep it won.",
         if size == BOARD_SIZE {
             String::new()
         } else {
             format!(" --size {size}")
         },
-        found.seed
+        kept.len()
     );
-    Ok(html(
-        &to_svg(&painted_world(&world, std::iter::empty())),
-        &caption,
-    ))
+    let painted = kept.into_iter().map(|p| (p, MARKED));
+    Ok(html(&to_svg(&painted_world(&world, painted)), &caption))
 }
 
 fn solver_board(n: i32) -> Result<Board, String> {
