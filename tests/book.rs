@@ -1349,22 +1349,22 @@ fn shown_after_a_reference(
 fn no_line_of_code_is_wider_than_the_page_shows() {
     let width = page_width();
     let web = web();
-    let titles: HashMap<String, String> = chapters()
-        .into_iter()
+    let chapters = chapters();
+    let titles: HashMap<String, String> = chapters
+        .iter()
         .map(|(path, text)| {
             let title = text.lines().find_map(|line| line.strip_prefix("# "));
-            let title = title.unwrap_or_default().trim().to_string();
-            (path, title)
+            (path.clone(), title.unwrap_or_default().trim().to_string())
         })
         .collect();
     let mut wide = Vec::new();
-    for (path, text) in chapters() {
-        for block in fenced_blocks(&text) {
+    for (path, text) in &chapters {
+        for block in fenced_blocks(text) {
             for line in &block.lines {
                 let written = line.text.trim_end();
                 let shown = format!(
                     "{written}{}",
-                    shown_after_a_reference(&web, &titles, &path, written)
+                    shown_after_a_reference(&web, &titles, path, written)
                 );
                 if shown.chars().count() > width {
                     let number = text[..line.offset].lines().count() + 1;

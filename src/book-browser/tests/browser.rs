@@ -496,10 +496,7 @@ fn at_a_phone_width_every_figure_fits_and_code_scrolls_inside_itself() {
     let mut overflows = Vec::new();
     for page in pages() {
         go(&tab, &page);
-        let found = eval(&tab, OVERFLOWS);
-        let found: Vec<String> = serde_json::from_str(found.as_str().expect("a JSON list"))
-            .expect("a list of what overflows");
-        overflows.extend(found.into_iter().map(|what| format!("{page}: {what}")));
+        overflows.extend(found_on(&tab, &page, OVERFLOWS));
     }
     go(&tab, "world.html");
     let png = tab
@@ -511,6 +508,18 @@ fn at_a_phone_width_every_figure_fits_and_code_scrolls_inside_itself() {
         "at 390 px wide:\n{}",
         overflows.join("\n")
     );
+}
+
+/// What `script` (one of the checks above, which answer a JSON list) finds on `page`, open in
+/// `tab`, each as "PAGE: WHAT".
+fn found_on(tab: &Tab, page: &str, script: &str) -> Vec<String> {
+    let found = eval(tab, script);
+    let found: Vec<String> = serde_json::from_str(found.as_str().expect("a JSON list"))
+        .expect("a list of what the check found");
+    found
+        .into_iter()
+        .map(|what| format!("{page}: {what}"))
+        .collect()
 }
 
 /// The pages of Part I, the game, as `SUMMARY.md` lists them.
@@ -542,10 +551,7 @@ fn at_a_laptop_width_no_code_scrolls_sideways_and_part_one_s_pages_are_short() {
     assert!(part_one.len() >= 10, "Part I's chapters: {part_one:?}");
     for page in pages() {
         go(&tab, &page);
-        let found = eval(&tab, SIDEWAYS_CODE);
-        let found: Vec<String> = serde_json::from_str(found.as_str().expect("a JSON list"))
-            .expect("a list of what scrolls");
-        sideways.extend(found.into_iter().map(|what| format!("{page}: {what}")));
+        sideways.extend(found_on(&tab, &page, SIDEWAYS_CODE));
         let height = eval(&tab, "document.documentElement.scrollHeight")
             .as_f64()
             .unwrap();

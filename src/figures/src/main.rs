@@ -260,15 +260,7 @@ fn cats_path(n: i32, cat: Posn) -> Result<String, String> {
 
 fn cat_faces() -> String {
     let faces = [CatMode::Thinking, CatMode::Happy, CatMode::Mad].map(cat);
-    let step = image_width(&faces[0]) + 16.0;
-    let mut row: Option<Image> = None;
-    for (i, face) in faces.into_iter().enumerate() {
-        row = Some(match row {
-            None => face,
-            Some(left) => underlay_xy(left, step * i as f64, 0.0, face),
-        });
-    }
-    let row = row.expect("three faces");
+    let row = in_a_row(faces.into()).expect("three faces");
     let svg = to_svg(&row).replacen(
         "<svg ",
         &format!("<svg style=\"width: {}px\" ", image_width(&row) * 3.0),

@@ -939,28 +939,27 @@ fn rust_analyzer_answers_inside_the_chapters() {
 
     let posn = position(&text, "Posn", 0, 1);
     let definition = editor.at("textDocument/definition", "input.md", posn);
-    let world = fs::read_to_string(copy.path().join("book/src/world.md")).unwrap();
-    assert_eq!(
-        definition[0]["uri"],
-        editor.chapter_uri("world.md"),
-        "{definition}"
+    assert_defined_at(
+        &editor,
+        copy.path(),
+        &definition,
+        "world.md",
+        "pub struct Posn",
     );
-    let defined = position(&world, "pub struct Posn", 0, 0);
-    assert_eq!(definition[0]["range"]["start"]["line"], defined["line"]);
 
     // The solver's modules are nested in `solve`, each in a shell of its own: a chapter names one
     // through the other, and the definition is found in its chapter.
     let deals = editor.open("certified-deals.md");
     let used = position(&deals, "ProofSearch}", 0, 1);
     let definition = editor.at("textDocument/definition", "certified-deals.md", used);
-    let proof = fs::read_to_string(copy.path().join("book/src/proof-number-search.md")).unwrap();
-    assert_eq!(
-        definition[0]["uri"],
-        editor.chapter_uri("proof-number-search.md"),
-        "{definition}"
+    let defined_in = "proof-number-search.md";
+    assert_defined_at(
+        &editor,
+        copy.path(),
+        &definition,
+        defined_in,
+        "struct ProofSearch",
     );
-    let defined = position(&proof, "struct ProofSearch", 0, 7);
-    assert_eq!(definition[0]["range"]["start"]["line"], defined["line"]);
 
     let with_dot = text.replacen(
         "    let table = build_bfs_table(world",
@@ -973,6 +972,25 @@ fn rust_analyzer_answers_inside_the_chapters() {
     let labels = texts(completion.get("items").unwrap_or(&completion), "label");
     assert!(labels.contains(&"board"), "{labels:?}");
     editor.change("input.md", 3, &text);
+}
+
+/// Asserts that `definition`, an answer to a definition request, is the line of `chapter` (of the
+/// crate copy at `copy`) where `written` first stands.
+fn assert_defined_at(
+    editor: &Editor,
+    copy: &Path,
+    definition: &Value,
+    chapter: &str,
+    written: &str,
+) {
+    let text = fs::read_to_string(copy.join("book/src").join(chapter)).unwrap();
+    assert_eq!(
+        definition[0]["uri"],
+        editor.chapter_uri(chapter),
+        "{definition}"
+    );
+    let defined = position(&text, written, 0, 0);
+    assert_eq!(definition[0]["range"]["start"]["line"], defined["line"]);
 }
 
 /// The labels of the hints rust-analyzer puts on a chapter's line, each with its parts joined.
