@@ -58,6 +58,17 @@ fn mdbook_command(crate_dir: &Path, dest: &Path) -> Command {
     command
 }
 
+/// The labels a page's figures write at the height `y`: on a board's figure, `"20.0"` is the middle
+/// of the top row, a row of the edge.
+fn labels_at_height<'a>(html: &'a str, y: &str) -> Vec<&'a str> {
+    let at = format!(" y=\"{y}\" text-anchor=\"middle\"");
+    html.split("<text x=\"")
+        .skip(1)
+        .filter(|text| text.split('>').next().is_some_and(|tag| tag.contains(&at)))
+        .filter_map(|text| text.split_once('>')?.1.split('<').next())
+        .collect()
+}
+
 /// Every `href="…"` of a page.
 fn hrefs(html: &str) -> Vec<&str> {
     html.split("href=\"")
@@ -184,6 +195,18 @@ fn the_built_book_has_every_chapter_caption_link_and_figure() {
             !outside_code(html).contains("{{#figure"),
             "{path}: a figure directive is left"
         );
+    }
+    let counting_steps = [("bfs.md", 1), ("solver.md", 3), ("perfect-cats-escape.md", 1)];
+    for (path, figures) in counting_steps {
+        let page = page_of(&pages, path);
+        for figure in page.split("<figure class=\"chunk-figure\"").skip(1).take(figures) {
+            let top_row = labels_at_height(figure, "20.0");
+            assert!(
+                !top_row.is_empty() && top_row.iter().all(|&label| label == "0"),
+                "{path}: a figure that counts steps to the edge labels the edge 0, as every such \
+                 figure of the book does: {top_row:?}"
+            );
+        }
     }
     let index = page_of(&pages, "chunks.md");
     let mut listed = Vec::new();

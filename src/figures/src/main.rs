@@ -132,7 +132,7 @@ struct DrawnByAChunk {
     draw: fn() -> Vec<Image>,
 }
 
-const DRAWN_BY_CHUNKS: [DrawnByAChunk; 5] = [
+const DRAWN_BY_CHUNKS: [DrawnByAChunk; 6] = [
     DrawnByAChunk {
         name: "basic-pictures",
         shows: "A solid circle, an outlined ellipse, a solid rectangle and triangle, and an \
@@ -172,6 +172,14 @@ const DRAWN_BY_CHUNKS: [DrawnByAChunk; 5] = [
         chunk: "text, for a figure",
         page: "keys-on-board.html",
         draw: chat_noir::figures::texts,
+    },
+    DrawnByAChunk {
+        name: "fitted-boards",
+        shows: "The usual board, fitted by <code>fit</code> into a wide, a tall and a square \
+                window.",
+        chunk: "the board fitted to three windows, for a figure",
+        page: "window.html",
+        draw: chat_noir::figures::fitted_boards,
     },
 ];
 
@@ -279,7 +287,7 @@ fn distance_map(n: i32, seed: i32) -> Result<String, String> {
     let labels = world.board.iter().map(|c| {
         let label = match lookup_in_table(&table, c.p) {
             _ if c.blocked => String::new(),
-            Distance::Steps(d) => d.to_string(),
+            Distance::Steps(d) => (d - 1).to_string(),
             Distance::Infinite => "∞".to_string(),
         };
         (c.p, label, c.blocked)
@@ -289,7 +297,7 @@ fn distance_map(n: i32, seed: i32) -> Result<String, String> {
         labels,
     );
     let caption = format!(
-        "The distance of every cell to the boundary, on the first board of seed {seed} ({n}×{n}). Blocked cells have none."
+        "The steps from every free cell to the edge, one fewer than its distance to the boundary in the map, on the first board of seed {seed} ({n}×{n})."
     );
     Ok(html(&svg, &caption))
 }
@@ -351,14 +359,16 @@ fn two_distance(n: i32, seed: i32) -> Result<String, String> {
     let picture = painted_world(&world, farther);
     let labels = bits(board.cells & !blocked & !(1 << cat))
         .map(|c| (board.posn(c), steps_label(two_distance(c)), false));
+    let svg = with_labels(&to_svg(&picture), labels);
     let caption = format!(
         "The two-distance of each free cell of the first board of seed {seed} ({n}×{n}), as the solver \
          counts it from the edge in; gold where it is more than the cell's distance to the edge. \
-         The cat's own is {}, its distance {}.",
+         The cat's own is in the box on it, {}; its distance is {}.",
         steps_label(two_distance(cat)),
         steps_label(distance(cat))
     );
-    Ok(html(&with_labels(&to_svg(&picture), labels), &caption))
+    let cat_label = steps_label(two_distance(cat));
+    Ok(html(&with_cat_label(&svg, world.cat, &cat_label), &caption))
 }
 
 /// The empty board, each cell labelled with the fewest steps the perfect cat needs to get out from
@@ -422,10 +432,8 @@ fn pen(world: &World) -> Result<String, String> {
         gate_cells.join(", "),
         n = world.size
     );
-    Ok(html(
-        &with_labels(&to_svg(&painted_world(world, painted)), labels),
-        &caption,
-    ))
+    let svg = with_labels(&to_svg(&painted_world(world, painted)), labels);
+    Ok(html(&with_cat_label(&svg, world.cat, "∞"), &caption))
 }
 
 /// The perfect cat about to be blocked: each free cell labelled with the steps the cat needs to get
@@ -1013,6 +1021,20 @@ fn with_labels(svg: &str, labels: impl Iterator<Item = (Posn, String, bool)>) ->
         ));
     }
     svg.replace("</svg>", &format!("{text}</svg>"))
+}
+
+/// `svg` of a board with `label` in a small white box at the foot of the cat's cell `cat`, where the
+/// cat's picture leaves room for it.
+fn with_cat_label(svg: &str, cat: Posn, label: &str) -> String {
+    let (x, y) = (cell_center_x(cat), cell_center_y(cat) + 12.0);
+    let badge = format!(
+        "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"16\" height=\"12\" rx=\"3\" fill=\"#ffffff\" stroke=\"#000000\" stroke-width=\"0.75\"/>\n\
+         <text x=\"{x:.1}\" y=\"{y:.1}\" text-anchor=\"middle\" dominant-baseline=\"central\" font-family=\"sans-serif\" font-size=\"10\" fill=\"#000000\">{}</text>\n",
+        x - 8.0,
+        y - 6.0,
+        escape(label)
+    );
+    svg.replace("</svg>", &format!("{badge}</svg>"))
 }
 
 /// Text made safe inside SVG and HTML. (The weaver has the same function; this program keeps its
