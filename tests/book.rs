@@ -196,10 +196,18 @@ fn the_built_book_has_every_chapter_caption_link_and_figure() {
             "{path}: a figure directive is left"
         );
     }
-    let counting_steps = [("bfs.md", 1), ("solver.md", 3), ("perfect-cats-escape.md", 1)];
+    let counting_steps = [
+        ("bfs.md", 1),
+        ("solver.md", 3),
+        ("perfect-cats-escape.md", 1),
+    ];
     for (path, figures) in counting_steps {
         let page = page_of(&pages, path);
-        for figure in page.split("<figure class=\"chunk-figure\"").skip(1).take(figures) {
+        for figure in page
+            .split("<figure class=\"chunk-figure\"")
+            .skip(1)
+            .take(figures)
+        {
             let top_row = labels_at_height(figure, "20.0");
             assert!(
                 !top_row.is_empty() && top_row.iter().all(|&label| label == "0"),
