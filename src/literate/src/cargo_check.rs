@@ -34,6 +34,9 @@ pub fn run(cargo_args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if !report.success && report.errors == 0 {
+        return stopped_before_the_compiler(report.code);
+    }
     println!(
         "literate check: {} error(s), {} warning(s), shown at their places in the book",
         report.errors, report.warnings
@@ -43,6 +46,26 @@ pub fn run(cargo_args: &[String]) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// What `literate check` says when cargo failed with no diagnostic of the compiler to show: cargo
+/// refused its arguments (cargo's status 1: bad usage, status 2 here), or it stopped before compiling
+/// the book's code, as when a build script fails (the tangler's report of a problem in the book is
+/// such a failure). Either way cargo's own words are above.
+fn stopped_before_the_compiler(code: Option<i32>) -> ExitCode {
+    if code == Some(1) {
+        eprintln!(
+            "literate check: cargo refused the arguments (its reason is above; the \
+             --message-format in its usage line is literate's own); literate check takes cargo \
+             check's arguments"
+        );
+        return ExitCode::from(2);
+    }
+    eprintln!(
+        "literate check: cargo stopped before the compiler checked the book's code; the reason \
+         is above (for a problem in the book, at its place in a chapter)"
+    );
+    ExitCode::FAILURE
 }
 
 /// Colours when `stream` is a terminal and `NO_COLOR` is not set.
@@ -62,6 +85,8 @@ pub struct Report {
     /// The programs it built, by target name.
     pub executables: Vec<(String, PathBuf)>,
     pub success: bool,
+    /// Cargo's exit status, if it exited rather than being stopped by a signal.
+    pub code: Option<i32>,
 }
 
 /// Runs `cargo SUBCOMMAND --message-format=json ARGS` in `dir` and writes every diagnostic to `out`,
@@ -116,7 +141,9 @@ pub fn cargo(
             _ => {}
         }
     }
-    report.success = child.wait()?.success();
+    let status = child.wait()?;
+    report.success = status.success();
+    report.code = status.code();
     Ok(report)
 }
 

@@ -45,6 +45,11 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("check") => {
+            let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+            if let Err(why) = literate::Project::locate(&here) {
+                eprintln!("literate check: {why}");
+                return ExitCode::FAILURE;
+            }
             let rest = &args[1..];
             let defaults = ["--workspace", "--all-targets", "--all-features"].map(String::from);
             literate::cargo_check::run(if rest.is_empty() { &defaults } else { rest })
@@ -53,17 +58,39 @@ fn main() -> ExitCode {
             literate::cargo_run::run(command, &args[1..])
         }
         Some("fmt") => fmt(&args[1..]),
-        Some("lsp") if args.len() == 1 => literate::lsp::run(),
+        Some("lsp") => match &args[1..] {
+            [] => literate::lsp::run(),
+            [first, ..] => usage_error("lsp", &format!("`{first}`: lsp takes no arguments")),
+        },
         Some("init") => init(&args[1..]),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS
         }
-        _ => {
-            eprint!("{USAGE}");
-            ExitCode::from(2)
-        }
+        Some(other) => usage_error(
+            "",
+            &format!(
+                "no command `{other}`; the commands are check, test, run, bench, build, fmt, lsp \
+                 and init"
+            ),
+        ),
+        None => usage_error(
+            "",
+            "no command given; the commands are check, test, run, bench, build, fmt, lsp and init",
+        ),
     }
+}
+
+/// Bad usage of `literate COMMAND`: one line saying what was wrong and where the usage is told,
+/// and exit status 2. Nothing is written.
+fn usage_error(command: &str, what: &str) -> ExitCode {
+    let who = if command.is_empty() {
+        "literate".to_string()
+    } else {
+        format!("literate {command}")
+    };
+    eprintln!("{who}: {what} (`literate --help` tells every command and its arguments)");
+    ExitCode::from(2)
 }
 
 /// `literate init [--literate PATH]`.
@@ -71,9 +98,20 @@ fn init(args: &[String]) -> ExitCode {
     let literate = match args {
         [] => PathBuf::from(env!("CARGO_MANIFEST_DIR")),
         [flag, path] if flag == "--literate" => PathBuf::from(path),
-        _ => {
-            eprint!("{USAGE}");
-            return ExitCode::from(2);
+        [flag] if flag == "--literate" => {
+            return usage_error("init", "--literate needs the path of the literate crate");
+        }
+        [flag, _, extra, ..] if flag == "--literate" => {
+            return usage_error(
+                "init",
+                &format!("unexpected `{extra}`; init takes only --literate PATH"),
+            );
+        }
+        [flag, ..] => {
+            return usage_error(
+                "init",
+                &format!("unknown argument `{flag}`; init takes only --literate PATH"),
+            );
         }
     };
     let Ok(literate) = literate.join("Cargo.toml").canonicalize() else {
@@ -128,9 +166,17 @@ fn fmt(args: &[String]) -> ExitCode {
     let check = match args {
         [] => false,
         [flag] if flag == "--check" => true,
-        _ => {
-            eprint!("{USAGE}");
-            return ExitCode::from(2);
+        [flag] => {
+            return usage_error(
+                "fmt",
+                &format!("unknown argument `{flag}`; fmt takes only --check"),
+            );
+        }
+        [_, extra, ..] => {
+            return usage_error(
+                "fmt",
+                &format!("unexpected `{extra}`; fmt takes only --check"),
+            );
         }
     };
     let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));

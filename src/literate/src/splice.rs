@@ -193,6 +193,8 @@ pub struct NewChapter {
 pub enum WriteError {
     /// A chapter is no longer what was read: someone saved it in the meantime. Nothing was written.
     Changed(String),
+    /// A chapter is read-only: its owner has asked that it not be changed. Nothing was written.
+    ReadOnly(String),
     /// The file system refused; chapters before `written` were written.
     Io {
         display: String,
@@ -209,6 +211,11 @@ impl std::fmt::Display for WriteError {
                 "{display} changed on disk since it was read (saved by an editor?); nothing was \
                  written, run it again"
             ),
+            WriteError::ReadOnly(display) => write!(
+                f,
+                "{display} is read-only; nothing was written (make it writable, for instance with \
+                 chmod u+w, to let the tools change it)"
+            ),
             WriteError::Io {
                 display,
                 written,
@@ -222,7 +229,7 @@ impl std::fmt::Display for WriteError {
 }
 
 /// Writes each chapter's new text, after checking that every one of them still holds the text it was
-/// read with. Each write goes to a temporary file beside the chapter that is then renamed over it, so
+/// read with and may be written. Each write goes to a temporary file beside the chapter that is then renamed over it, so
 /// a chapter is at every moment either its old text or its new one, never half of each.
 pub fn write_chapters(chapters: &[NewChapter]) -> Result<(), WriteError> {
     for chapter in chapters {
@@ -233,6 +240,9 @@ pub fn write_chapters(chapters: &[NewChapter]) -> Result<(), WriteError> {
         })?;
         if now != chapter.read.as_bytes() {
             return Err(WriteError::Changed(chapter.display.clone()));
+        }
+        if read_only(&chapter.path) {
+            return Err(WriteError::ReadOnly(chapter.display.clone()));
         }
     }
     for (written, chapter) in chapters.iter().enumerate() {
@@ -247,6 +257,13 @@ pub fn write_chapters(chapters: &[NewChapter]) -> Result<(), WriteError> {
         replace_atomically(&chapter.path, &chapter.text).map_err(io_error)?;
     }
     Ok(())
+}
+
+/// Whether `path` is marked read-only. The write goes to a new file renamed over the old, which the
+/// file's own permissions never stop (only its directory's), and root may write anything, so the
+/// permissions are asked rather than left to the write to refuse.
+fn read_only(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|metadata| metadata.permissions().readonly())
 }
 
 /// Writes `text` to a temporary file in `path`'s directory, with `path`'s permissions, flushed to

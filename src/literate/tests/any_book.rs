@@ -121,6 +121,39 @@ fn its_mistakes_are_reported_at_its_own_chapter_lines() {
 }
 
 #[test]
+fn check_says_in_one_line_why_cargo_stopped_before_the_compiler() {
+    let book = roman();
+    let refused = run(literate(&["check", "--bogus"]), book.path());
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    let said = stderr(&refused);
+    let last = said.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("literate check: cargo refused the arguments"),
+        "{said}"
+    );
+    assert!(!String::from_utf8_lossy(&refused.stdout).contains("error(s)"));
+
+    let chapter = book.path().join("docs/chapters/writing.md");
+    let text = fs::read_to_string(&chapter).unwrap();
+    let broken = text.replace("// <<reading a numeral>>\n", "// <<reading a numeal>>\n");
+    fs::write(&chapter, &broken).unwrap();
+    let stopped = run(literate(&["check"]), book.path());
+    assert_eq!(stopped.status.code(), Some(1), "{}", stderr(&stopped));
+    let said = stderr(&stopped);
+    let line = line_number(&broken, "<<reading a numeal>>");
+    assert!(
+        said.contains(&format!("docs/chapters/writing.md:{line}:")),
+        "{said}"
+    );
+    let last = said.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("literate check: cargo stopped before the compiler"),
+        "{said}"
+    );
+    assert!(!String::from_utf8_lossy(&stopped.stdout).contains("error(s)"));
+}
+
+#[test]
 fn literate_test_reports_a_failing_test_and_its_backtrace_at_chapter_lines() {
     let (book, text, failing) = roman_with_a_failing_test();
     let mut test = literate(&["test", "--test", "round_trip"]);

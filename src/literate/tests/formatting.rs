@@ -141,3 +141,24 @@ fn the_book_s_own_rustfmt_settings_narrow_its_chunks() {
         format!("# A\n\nA call.\n\n```rust\n// <<file:a.rs>>=\n{narrowed}```\n")
     );
 }
+
+#[test]
+fn a_read_only_chapter_is_refused_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let unformatted = "# A\n\nImports.\n\n```rust\n// <<file:a.rs>>=\nuse c::z;\nuse a::x;\n```\n";
+    write_book(dir.path(), unformatted);
+    let path = dir.path().join("book/src/a.md");
+    let mut permissions = fs::metadata(&path).unwrap().permissions();
+    permissions.set_readonly(true);
+    fs::set_permissions(&path, permissions).unwrap();
+    let output = literate_fmt(dir.path(), &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("literate fmt: book/src/a.md is read-only; nothing was written"),
+        "{stderr}"
+    );
+    assert_eq!(chapter(dir.path()), unformatted);
+    assert!(fs::metadata(&path).unwrap().permissions().readonly());
+}

@@ -1,0 +1,89 @@
+//! Bad usage of `literate`, as a new user makes it: an unknown command or argument is answered by
+//! one line that names it and says where the usage is told, with exit status 2, and nothing is
+//! written.
+
+use std::fs;
+use std::process::Command;
+
+/// Runs `literate ARGS` in an empty directory; its exit status, standard output and standard error,
+/// and what the directory holds afterwards.
+fn literate_in_an_empty_directory(args: &[&str]) -> (Option<i32>, String, String, usize) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let output = Command::new(env!("CARGO_BIN_EXE_literate"))
+        .args(args)
+        .current_dir(dir.path())
+        .output()
+        .expect("literate runs");
+    let left = fs::read_dir(dir.path())
+        .expect("the directory is there")
+        .count();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        left,
+    )
+}
+
+#[test]
+fn each_bad_usage_is_one_line_that_names_it() {
+    let cases: [(&[&str], &str); 8] = [
+        (&[], "literate: no command given"),
+        (&["frobnicate"], "literate: no command `frobnicate`"),
+        (
+            &["fmt", "--frob"],
+            "literate fmt: unknown argument `--frob`",
+        ),
+        (
+            &["fmt", "--check", "extra"],
+            "literate fmt: unexpected `extra`",
+        ),
+        (
+            &["init", "--bogus"],
+            "literate init: unknown argument `--bogus`",
+        ),
+        (
+            &["init", "--literate"],
+            "literate init: --literate needs the path",
+        ),
+        (
+            &["init", "--literate", "a", "b"],
+            "literate init: unexpected `b`",
+        ),
+        (
+            &["lsp", "--stdio"],
+            "literate lsp: `--stdio`: lsp takes no arguments",
+        ),
+    ];
+    for (args, said) in cases {
+        let (code, stdout, stderr, left) = literate_in_an_empty_directory(args);
+        assert_eq!(code, Some(2), "literate {args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "literate {args:?}: {stderr}");
+        assert!(stderr.starts_with(said), "literate {args:?}: {stderr}");
+        assert!(stderr.contains("`literate --help`"), "{stderr}");
+        assert!(stdout.is_empty(), "literate {args:?}: {stdout}");
+        assert_eq!(left, 0, "literate {args:?} wrote nothing");
+    }
+}
+
+#[test]
+fn help_is_the_usage_on_standard_output() {
+    let (code, stdout, stderr, _) = literate_in_an_empty_directory(&["--help"]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.starts_with("usage: literate check"), "{stdout}");
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[test]
+fn check_outside_a_book_says_so_in_one_line() {
+    let (code, stdout, stderr, left) = literate_in_an_empty_directory(&["check"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("literate check: no book at or above"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("`literate init` starts one"), "{stderr}");
+    assert!(!stdout.contains("error(s)"), "{stdout}");
+    assert_eq!(left, 0);
+}
