@@ -302,7 +302,10 @@ fn read_block(
         ));
     }
     let fence_word = block.info.split([',', ' ', '\t']).next().unwrap_or("");
-    let language = Language::of_fence(fence_word)?;
+    let Some(language) = Language::of_fence(fence_word) else {
+        report_a_chunk_in_another_case(fence_word, block, source, problems);
+        return None;
+    };
     let lines: Vec<(Place, &str)> = block
         .lines
         .iter()
@@ -367,6 +370,34 @@ fn read_block(
         block: block.range.clone(),
         body,
     })
+}
+
+/// A block fenced with a language's name in other letters (```` ```Rust ````) is an illustration,
+/// never tangled; when its first line is a chunk's header, its writer meant a chunk, and hears why it
+/// is not one.
+fn report_a_chunk_in_another_case(
+    fence_word: &str,
+    block: &CodeBlock,
+    source: &SourceText,
+    problems: &mut Vec<Diagnostic>,
+) {
+    let lower = fence_word.to_lowercase();
+    let Some(first) = block.lines.first() else {
+        return;
+    };
+    let is_header = matches!(
+        marker(&first.text),
+        Some(Ok(Marker::Define(_) | Marker::Append(_)))
+    );
+    if lower != fence_word && Language::of_fence(&lower).is_some() && is_header {
+        problems.push(Diagnostic::new(
+            source.place(block.range.start),
+            format!(
+                "a fence of `{fence_word}` makes an illustration, never tangled, yet its first line \
+                 is a chunk's header: write the language in lower case (`{lower}`) to make it a chunk"
+            ),
+        ));
+    }
 }
 
 /// mdbook hides a Rust block's lines that start with `# ` (or are a lone `#`).

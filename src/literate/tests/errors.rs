@@ -333,3 +333,25 @@ fn an_inner_doc_comment_in_a_root_is_reported() {
         ]
     );
 }
+
+#[test]
+fn a_chunk_fenced_with_its_language_in_capitals_is_reported_at_its_fence() {
+    let a =
+        format!("{ROOT}\n```rust\n// <<body>>=\n```\n\n```Rust\n// <<more>>=\nfn f() {{}}\n```\n");
+    let found = problems(&[("a.md", &a)]);
+    let fence = a.lines().position(|l| l == "```Rust").unwrap() + 1;
+    assert_eq!(
+        found,
+        [format!(
+            "book/src/a.md:{fence}:1: a fence of `Rust` makes an illustration, never tangled, yet \
+             its first line is a chunk's header: write the language in lower case (`rust`) to make \
+             it a chunk"
+        )]
+    );
+    let shown = format!("{ROOT}\n```rust\n// <<body>>=\n```\n\n```Rust\nfn shown() {{}}\n```\n");
+    let none = problems(&[("a.md", &shown)]);
+    assert!(
+        none.is_empty(),
+        "an illustration with no header is no problem: {none:?}"
+    );
+}
