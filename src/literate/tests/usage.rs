@@ -1,6 +1,6 @@
-//! Bad usage of `literate`, as a new user makes it: an unknown command or argument is answered by
-//! one line that names it and says where the usage is told, with exit status 2, and nothing is
-//! written.
+//! Bad usage of `literate`, as a new user (or a misconfigured editor) makes it: an unknown command or
+//! argument is answered by one line that names it and says where the usage is told, with exit status
+//! 2, and nothing is written; a language server fed what it cannot read says so in one line.
 
 use std::fs;
 use std::process::Command;
@@ -86,4 +86,51 @@ fn check_outside_a_book_says_so_in_one_line() {
     assert!(stderr.contains("`literate init` starts one"), "{stderr}");
     assert!(!stdout.contains("error(s)"), "{stdout}");
     assert_eq!(left, 0);
+}
+
+/// Runs `literate lsp` in an empty directory with `input` as all the editor ever sends; its exit
+/// status and standard error.
+fn language_server_given(input: &[u8]) -> (Option<i32>, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_literate"))
+        .arg("lsp")
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("literate lsp starts");
+    let mut stdin = server.stdin.take().expect("stdin is piped");
+    stdin.write_all(input).expect("the server reads");
+    drop(stdin);
+    let output = server.wait_with_output().expect("the server ends");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_language_server_says_why_it_stopped_when_the_editor_s_messages_cannot_be_read() {
+    let (code, stderr) = language_server_given(b"garbage\r\n\r\n");
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        "literate lsp: stopped: cannot read the editor's messages: malformed header: \"garbage\"\n"
+    );
+    let (code, stderr) = language_server_given(b"Content-Length: 5\r\n\r\n{bad}");
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("literate lsp: stopped: cannot read the editor's messages: malformed"),
+        "{stderr}"
+    );
+    let (code, stderr) = language_server_given(b"");
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        "literate lsp: stopped: the editor closed the connection before it initialized the \
+         server\n"
+    );
 }

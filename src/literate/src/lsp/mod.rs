@@ -41,28 +41,46 @@ pub use mirror::MIRROR_DIR;
 pub fn run() -> ExitCode {
     let (connection, io_threads) = Connection::stdio();
     let served = serve(connection);
-    let joined = io_threads.join().map_err(|e| e.to_string());
-    match served.and(joined) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("literate lsp: {e}");
-            ExitCode::FAILURE
+    let why = match (served, io_threads.join()) {
+        (Ok(()), Ok(())) => return ExitCode::SUCCESS,
+        (_, Err(unreadable)) => format!("cannot read the editor's messages: {unreadable}"),
+        (Err(Stopped::EditorGone), Ok(())) => {
+            "the editor closed the connection before it initialized the server".to_string()
         }
-    }
+        (Err(Stopped::Because(why)), Ok(())) => why,
+    };
+    eprintln!("literate lsp: stopped: {why}");
+    ExitCode::FAILURE
 }
 
-fn serve(connection: Connection) -> Result<(), String> {
-    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
-    let project = project(&params)?;
+/// Why the server stopped before the editor shut it down.
+enum Stopped {
+    /// The editor's side of the connection is gone; the reason, if there is one, is the reader
+    /// thread's.
+    EditorGone,
+    Because(String),
+}
+
+fn serve(connection: Connection) -> Result<(), Stopped> {
+    let (id, params) = connection.initialize_start().map_err(|e| {
+        if e.channel_is_disconnected() {
+            Stopped::EditorGone
+        } else {
+            Stopped::Because(e.to_string())
+        }
+    })?;
+    let project = project(&params).map_err(Stopped::Because)?;
     let result = json!({
         "capabilities": capabilities(),
         "serverInfo": {"name": "literate lsp", "version": env!("CARGO_PKG_VERSION")},
     });
     connection
         .initialize_finish(id, result)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Stopped::Because(e.to_string()))?;
     let capabilities = params["capabilities"].clone();
-    server::Server::new(editor::Editor::new(connection), project, capabilities).serve()
+    server::Server::new(editor::Editor::new(connection), project, capabilities)
+        .serve()
+        .map_err(Stopped::Because)
 }
 
 /// Serves the book of the crate in `crate_dir` on an initialized connection, for an editor with
