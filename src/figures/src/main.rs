@@ -571,8 +571,10 @@ fn proof_tree(n: i32, seed: i32, budget: i32) -> Result<String, String> {
     );
     let rest = if second_rest > 0 {
         format!(
-            " The root has {} moves; the last box stands for the {second_rest} not drawn, with the \
-             smallest of their proof numbers and the sum of their disproof numbers.",
+            " The root has {} moves, the free cells on and beside the cat's shortest paths that \
+             the search tries (<a href=\"#two-refinements\">Two refinements</a>); the last box \
+             stands for the {second_rest} not drawn, with the smallest of their proof numbers and \
+             the sum of their disproof numbers.",
             children.len()
         )
     } else {
