@@ -108,7 +108,6 @@ pub fn cargo(
         .spawn()?;
     let stdout = child.stdout.take().expect("stdout is piped");
     let mut mapper = Mapper::new(dir);
-    let mut shown = HashSet::new();
     let mut report = Report::default();
     for line in BufReader::new(stdout).lines().map_while(Result::ok) {
         let Ok(message) = serde_json::from_str::<Value>(&line) else {
@@ -128,8 +127,7 @@ pub fn cargo(
             }
             Some("compiler-message") => {
                 let diagnostic = &message["message"];
-                let text = mapper.render(diagnostic, renderer);
-                if shown.insert(text.clone()) {
+                if let Some(text) = mapper.render_once(diagnostic, renderer) {
                     match diagnostic["level"].as_str() {
                         Some("error") => report.errors += 1,
                         Some("warning") => report.warnings += 1,
@@ -153,6 +151,9 @@ pub struct Mapper {
     root: PathBuf,
     out_dirs: Vec<PathBuf>,
     maps: HashMap<PathBuf, Option<LineMap>>,
+    /// The diagnostics rendered so far: cargo reports a diagnostic once for each target that
+    /// compiles the code (a library and its tests), and it is shown once.
+    rendered: HashSet<String>,
 }
 
 /// A tangled place found in a line of output: its byte range, its Markdown place and itself, short.
@@ -179,7 +180,15 @@ impl Mapper {
             root: root.to_path_buf(),
             out_dirs: Vec::new(),
             maps: HashMap::new(),
+            rendered: HashSet::new(),
         }
+    }
+
+    /// `diagnostic` rendered at its Markdown places, or `None` when the same text was rendered
+    /// before in this run of cargo.
+    pub fn render_once(&mut self, diagnostic: &Value, renderer: &Renderer) -> Option<String> {
+        let text = self.render(diagnostic, renderer);
+        self.rendered.insert(text.clone()).then_some(text)
     }
 
     pub fn add_out_dir(&mut self, message: &Value) {

@@ -141,7 +141,9 @@ fn cargo_message(
     let message: Value = serde_json::from_str(line).ok()?;
     match message["reason"].as_str()? {
         "build-script-executed" => mapper.add_out_dir(&message),
-        "compiler-message" => return Some(mapper.render(&message["message"], renderer)),
+        "compiler-message" => {
+            return Some((mapper.render_once(&message["message"], renderer)).unwrap_or_default());
+        }
         _ => {}
     }
     Some(String::new())

@@ -30,14 +30,17 @@ pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
             crate_dir.display()
         )]
     })?;
-    let project = Project::open(crate_dir).map_err(|problem| vec![problem.to_string()])?;
     let mut document: DocumentMut = manifest
         .parse()
         .map_err(|e| vec![format!("Cargo.toml is not valid TOML: {e}")])?;
-    let name = document["package"]["name"]
-        .as_str()
+    let Some(package) = document.get("package").and_then(Item::as_table_like) else {
+        return Err(vec![no_package(&document)]);
+    };
+    let name = (package.get("name").and_then(Item::as_str))
         .unwrap_or("the crate")
         .to_string();
+    let names_a_build_script = package.contains_key("build");
+    let project = Project::open(crate_dir).map_err(|problem| vec![problem.to_string()])?;
     let root = RootFile::of(crate_dir);
     let mut refusals = Vec::new();
     let code = match fs::read_to_string(crate_dir.join(root.shell())) {
@@ -61,7 +64,7 @@ pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
             ));
         }
     }
-    if document["package"].get("build").is_some() {
+    if names_a_build_script {
         refusals.push(
             "Cargo.toml names a build script already; a literate crate's build script tangles \
              its book"
@@ -73,6 +76,7 @@ pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
         None => (String::new(), sample(&root)),
     };
     let moved = if code.is_some() { body.as_str() } else { "" };
+    refusals.extend(modules_in_files(crate_dir, &root, moved));
     for (number, line) in moved.lines().enumerate() {
         if marker(line).is_some() {
             refusals.push(format!(
@@ -86,7 +90,7 @@ pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
     if !refusals.is_empty() {
         return Err(refusals);
     }
-    add_build_dependency(&mut document, literate);
+    add_build_dependency(&mut document, &relative_to(crate_dir, literate));
     let files = vec![
         (book_toml, book_config(&name, &project)),
         (
@@ -100,6 +104,91 @@ pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
         (".gitignore".to_string(), gitignore(crate_dir, &project)),
     ];
     Ok(Setup { files })
+}
+
+/// Why a manifest with no `[package]` cannot be made literate, and what to do instead: a workspace
+/// root is told its members.
+fn no_package(document: &DocumentMut) -> String {
+    let Some(workspace) = document.get("workspace").and_then(Item::as_table_like) else {
+        return "Cargo.toml has no [package]: make a crate first (`cargo new --lib NAME`), then \
+                run `literate init` in it"
+            .to_string();
+    };
+    let members: Vec<&str> = (workspace.get("members").and_then(Item::as_array))
+        .map(|members| members.iter().filter_map(|m| m.as_str()).collect())
+        .unwrap_or_default();
+    let which = if members.is_empty() {
+        "it lists no members yet".to_string()
+    } else {
+        format!("its members: {}", members.join(", "))
+    };
+    format!(
+        "Cargo.toml here is a workspace root with no package of its own ({which}): run \
+         `literate init` in a member's directory, or make a new member (`cargo new --lib NAME`) \
+         and run it there"
+    )
+}
+
+/// The modules the crate's root declares with their code in files of their own (`mod util;` with
+/// `src/util.rs`). The tangled root is compiled from `OUT_DIR`, where those files are not, so each is
+/// a refusal that says how to bring its code along.
+fn modules_in_files(crate_dir: &Path, root: &RootFile, code: &str) -> Vec<String> {
+    let Ok(file) = syn::parse_file(code) else {
+        return Vec::new();
+    };
+    file.items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Mod(module) if module.content.is_none() => Some(module.ident.to_string()),
+            _ => None,
+        })
+        .filter_map(|name| {
+            let files = [format!("src/{name}.rs"), format!("src/{name}/mod.rs")];
+            let found = files.into_iter().find(|f| crate_dir.join(f).exists())?;
+            Some(format!(
+                "{} declares `mod {name};`, whose code is in {found}: the tangled code is \
+                 compiled where that file is not, so the build would not find it. Move the \
+                 module into {} as `mod {name} {{ … }}` (or into a chapter of its own once the \
+                 book is made), then run `literate init` again",
+                root.shell(),
+                root.shell(),
+            ))
+        })
+        .collect()
+}
+
+/// `to` as a path from `from`, so that the dependency survives moving both together (a repository
+/// that holds both, cloned elsewhere); `to` itself when they share no directory but the file
+/// system's root, where a path up to the root and down again would only break sooner.
+fn relative_to(from: &Path, to: &Path) -> PathBuf {
+    let (Ok(from), Ok(to)) = (from.canonicalize(), to.canonicalize()) else {
+        return to.to_path_buf();
+    };
+    let shared = from
+        .components()
+        .zip(to.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let only_the_root = from.components().take(shared).all(|c| {
+        matches!(
+            c,
+            std::path::Component::RootDir | std::path::Component::Prefix(_)
+        )
+    });
+    if only_the_root {
+        return to;
+    }
+    let up = from.components().skip(shared).map(|_| Path::new(".."));
+    let down = to
+        .components()
+        .skip(shared)
+        .map(|c| Path::new(c.as_os_str()));
+    let relative: PathBuf = up.chain(down).collect();
+    if relative.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        relative
+    }
 }
 
 /// Writes what [`plan`] planned; the paths written.
@@ -297,6 +386,56 @@ mod tests {
             split_inner_attributes("//! A crate.\n#![deny(missing_docs)]\n\npub fn f() {}\n");
         assert_eq!(attributes, "//! A crate.\n#![deny(missing_docs)]");
         assert_eq!(body, "pub fn f() {}\n");
+    }
+
+    #[test]
+    fn a_path_is_written_from_the_crate_so_that_it_survives_a_move() {
+        let dir = tempfile::tempdir().unwrap();
+        let (book, tool) = (
+            dir.path().join("books/a"),
+            dir.path().join("tools/literate"),
+        );
+        fs::create_dir_all(&book).unwrap();
+        fs::create_dir_all(&tool).unwrap();
+        assert_eq!(
+            relative_to(&book, &tool),
+            PathBuf::from("../../tools/literate")
+        );
+        assert_eq!(relative_to(&tool, &tool), PathBuf::from("."));
+        let (root, tmp) = (Path::new("/"), std::env::temp_dir().canonicalize().unwrap());
+        assert_eq!(
+            relative_to(root, &tmp),
+            tmp,
+            "from the root, the path is absolute"
+        );
+    }
+
+    #[test]
+    fn a_workspace_root_is_told_its_members() {
+        let root: DocumentMut = "[workspace]\nmembers = [\"game\", \"tools\"]\n"
+            .parse()
+            .unwrap();
+        let said = no_package(&root);
+        assert!(said.contains("workspace root"), "{said}");
+        assert!(said.contains("its members: game, tools"), "{said}");
+        let empty: DocumentMut = "[dependencies]\n".parse().unwrap();
+        assert!(no_package(&empty).starts_with("Cargo.toml has no [package]"));
+    }
+
+    #[test]
+    fn a_module_in_a_file_of_its_own_is_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("src/net")).unwrap();
+        fs::write(dir.path().join("src/util.rs"), "pub fn f() {}\n").unwrap();
+        fs::write(dir.path().join("src/net/mod.rs"), "").unwrap();
+        let code = "mod util;\nmod net;\nmod inline { pub fn g() {} }\nfn main() {}\n";
+        let refusals = modules_in_files(dir.path(), &RootFile::Program, code);
+        assert_eq!(refusals.len(), 2, "{refusals:?}");
+        assert!(
+            refusals[0]
+                .starts_with("src/main.rs declares `mod util;`, whose code is in src/util.rs")
+        );
+        assert!(refusals[1].contains("whose code is in src/net/mod.rs"));
     }
 
     #[test]

@@ -154,6 +154,25 @@ fn check_says_in_one_line_why_cargo_stopped_before_the_compiler() {
 }
 
 #[test]
+fn literate_test_shows_a_compile_error_once_though_two_targets_report_it() {
+    let book = roman();
+    let chapter = book.path().join("docs/chapters/writing.md");
+    let text = fs::read_to_string(&chapter).unwrap();
+    let typed = text.replace("numeral.push_str(symbol);", "numeral.push_str(value);");
+    fs::write(&chapter, &typed).unwrap();
+    let output = run(literate(&["test"]), book.path());
+    assert!(!output.status.success());
+    let line = line_number(&typed, "numeral.push_str(value);");
+    let place = format!("--> docs/chapters/writing.md:{line}:30");
+    let shown = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        stderr(&output)
+    );
+    assert_eq!(shown.matches(&place).count(), 1, "{shown}");
+}
+
+#[test]
 fn literate_test_reports_a_failing_test_and_its_backtrace_at_chapter_lines() {
     let (book, text, failing) = roman_with_a_failing_test();
     let mut test = literate(&["test", "--test", "round_trip"]);
@@ -327,6 +346,46 @@ fn init_makes_a_new_crate_a_book_that_builds_tests_and_weaves() {
         "{}",
         stderr(&again)
     );
+}
+
+#[test]
+fn init_sends_a_workspace_root_to_its_member_and_makes_the_member_a_book() {
+    // Beside the literate sources, so that the dependency is written as a relative path.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let root = "[workspace]\nmembers = [\"adder\"]\nresolver = \"2\"\n";
+    fs::write(dir.path().join("Cargo.toml"), root).unwrap();
+    let member = dir.path().join("adder");
+    fs::create_dir_all(member.join("src")).unwrap();
+    let manifest = "[package]\nname = \"adder\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+    fs::write(member.join("Cargo.toml"), manifest).unwrap();
+    let code = "pub fn add(a: u64, b: u64) -> u64 {\n    a + b\n}\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 2), 4);\n}\n";
+    fs::write(member.join("src/lib.rs"), code).unwrap();
+    fs::copy(
+        literate_dir().join("../../Cargo.lock"),
+        dir.path().join("Cargo.lock"),
+    )
+    .unwrap();
+
+    let refused = run(literate(&["init"]), dir.path());
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    let said = stderr(&refused);
+    assert!(
+        said.starts_with("literate init: Cargo.toml here is a workspace root")
+            && said.contains("its members: adder")
+            && said.contains("nothing was written"),
+        "{said}"
+    );
+    assert!(!dir.path().join("book").exists() && !dir.path().join("build.rs").exists());
+
+    succeeded(&run(literate(&["init"]), &member));
+    let written = fs::read_to_string(member.join("Cargo.toml")).unwrap();
+    assert!(
+        written.contains("literate = { path = \"../"),
+        "the dependency is a path from the member: {written}"
+    );
+    let output = run(cargo(&["test"]), &member);
+    succeeded(&output);
+    assert!(String::from_utf8_lossy(&output.stdout).contains("test adds ... ok"));
 }
 
 #[test]
