@@ -431,6 +431,51 @@ fn without_rust_analyzer_it_says_so_and_still_knows_the_chunks() {
     editor.diagnostics("input.md", ANSWER, <[Value]>::is_empty);
 }
 
+#[test]
+fn a_request_it_does_not_serve_or_cannot_read_gets_the_protocol_s_error_code() {
+    let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
+    let mut editor = Editor::start(&real_crate(), &[("LITERATE_RUST_ANALYZER", missing)]);
+    editor.open("input.md");
+    let chapter = json!({"uri": editor.chapter_uri("input.md")});
+    let refused = |editor: &mut Editor, method: &str, params: Value| {
+        let answer = editor.try_request(method, params);
+        answer.expect_err("an error, not an answer")
+    };
+    let unknown = refused(
+        &mut editor,
+        "textDocument/frobnicate",
+        json!({"textDocument": chapter.clone()}),
+    );
+    assert_eq!(unknown.code, -32601, "MethodNotFound: {}", unknown.message);
+    assert!(
+        unknown.message.contains("textDocument/frobnicate"),
+        "{}",
+        unknown.message
+    );
+    let no_place = refused(
+        &mut editor,
+        "textDocument/hover",
+        json!({"textDocument": chapter}),
+    );
+    assert_eq!(no_place.code, -32602, "InvalidParams: {}", no_place.message);
+    assert!(
+        no_place.message.contains("needs a position"),
+        "{}",
+        no_place.message
+    );
+    let no_chapter = refused(&mut editor, "textDocument/documentSymbol", json!({}));
+    assert_eq!(
+        no_chapter.code, -32602,
+        "InvalidParams: {}",
+        no_chapter.message
+    );
+    assert!(
+        no_chapter.message.contains("needs textDocument.uri"),
+        "{}",
+        no_chapter.message
+    );
+}
+
 /// A text with an editor's edits of whole lines (each from the start of a line to the start of
 /// another) made.
 fn lines_replaced(text: &str, edits: &[Value]) -> String {

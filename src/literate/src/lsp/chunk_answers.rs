@@ -14,25 +14,141 @@ use crate::lsp::run_test;
 use crate::lsp::uri::uri_of;
 use crate::{Place, Web};
 
-/// The methods whose requests go on to rust-analyzer when they are not about a chunk marker.
-const FORWARDED: [&str; 16] = [
-    "textDocument/inlayHint",
-    "textDocument/semanticTokens/full",
-    "textDocument/semanticTokens/full/delta",
-    "textDocument/hover",
-    "textDocument/definition",
-    "textDocument/references",
-    "textDocument/completion",
-    "textDocument/signatureHelp",
-    "textDocument/rename",
-    "textDocument/prepareRename",
-    "textDocument/typeDefinition",
-    "textDocument/implementation",
-    "textDocument/documentHighlight",
-    "textDocument/selectionRange",
-    "textDocument/prepareCallHierarchy",
-    "textDocument/codeAction",
+/// How a request names its place in a chapter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Names {
+    /// The chapter: `textDocument.uri` (and perhaps a range).
+    Chapter,
+    /// A position in it: `textDocument.uri` and `position`.
+    Position,
+}
+
+/// Who answers a method about a chapter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answerer {
+    /// The server, from the book: a chapter's outline, its folds, its lenses.
+    Server,
+    /// The server about a chunk marker, rust-analyzer about the Rust code elsewhere.
+    ServerOrAnalyzer,
+    /// rustfmt, through the server's formatting of chunks.
+    Formatter,
+}
+
+/// Every method the server serves about a place in a chapter, how its request names the place, and
+/// who answers it. (Requests that name no chapter, such as `workspace/symbol`, are the server's
+/// first concern and not in this table.)
+const ABOUT_A_CHAPTER: [(&str, Names, Answerer); 21] = [
+    (
+        "textDocument/documentSymbol",
+        Names::Chapter,
+        Answerer::Server,
+    ),
+    (
+        "textDocument/foldingRange",
+        Names::Chapter,
+        Answerer::Server,
+    ),
+    ("textDocument/codeLens", Names::Chapter, Answerer::Server),
+    (
+        "textDocument/formatting",
+        Names::Chapter,
+        Answerer::Formatter,
+    ),
+    (
+        "textDocument/rangeFormatting",
+        Names::Chapter,
+        Answerer::Formatter,
+    ),
+    (
+        "textDocument/inlayHint",
+        Names::Chapter,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/semanticTokens/full",
+        Names::Chapter,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/semanticTokens/full/delta",
+        Names::Chapter,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/selectionRange",
+        Names::Chapter,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/codeAction",
+        Names::Chapter,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/hover",
+        Names::Position,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/definition",
+        Names::Position,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/references",
+        Names::Position,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/completion",
+        Names::Position,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/signatureHelp",
+        Names::Position,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/rename",
+        Names::Position,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/prepareRename",
+        Names::Position,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/typeDefinition",
+        Names::Position,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/implementation",
+        Names::Position,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/documentHighlight",
+        Names::Position,
+        Answerer::ServerOrAnalyzer,
+    ),
+    (
+        "textDocument/prepareCallHierarchy",
+        Names::Position,
+        Answerer::ServerOrAnalyzer,
+    ),
 ];
+
+/// How a request of `method` names its place in a chapter, and who answers it; `None` when the
+/// server serves no such method about a chapter.
+pub fn about_a_chapter(method: &str) -> Option<(Names, Answerer)> {
+    ABOUT_A_CHAPTER
+        .iter()
+        .find(|(known, ..)| *known == method)
+        .map(|&(_, names, answerer)| (names, answerer))
+}
 
 /// Who answers a request.
 pub enum Answer {
@@ -40,11 +156,10 @@ pub enum Answer {
     Chunk(Value),
     /// rust-analyzer, about the Rust code at the request's place.
     ForRustAnalyzer,
-    /// No one: the server does not know the method.
-    Unknown,
 }
 
-/// Who answers a request of `method` at `at`, and the answer when the server gives it.
+/// Who answers a request of `method` (one of [`about_a_chapter`]'s) at `at`, and the answer when
+/// the server gives it.
 pub fn answer(book: &EditedBook, method: &str, at: &Located) -> Answer {
     let chunk = chunk_named_at(&book.web, &at.file, at.position.line);
     let answer = match (method, chunk) {
@@ -58,8 +173,7 @@ pub fn answer(book: &EditedBook, method: &str, at: &Located) -> Answer {
         ("textDocument/references", Some(name)) => Some(references(book, &name)),
         ("textDocument/hover", Some(name)) => Some(hover(book, &name)),
         ("textDocument/completion", _) => completion(book, at),
-        (method, _) if FORWARDED.contains(&method) => None,
-        _ => return Answer::Unknown,
+        _ => None,
     };
     answer.map_or(Answer::ForRustAnalyzer, Answer::Chunk)
 }

@@ -10,13 +10,13 @@ use lsp_server::{ErrorCode, Message, Notification, Request};
 use serde_json::Value;
 
 use crate::lsp::book::EditedBook;
-use crate::lsp::chunk_answers::{self, Answer};
+use crate::lsp::chunk_answers::{self, Answer, Answerer, Names};
 use crate::lsp::diagnostics::Diagnostics;
 use crate::lsp::editor::Editor;
 use crate::lsp::formatting::format;
 use crate::lsp::forward::Forwarder;
 use crate::lsp::pending::{Cancelled, Pending, request_id};
-use crate::lsp::rewrite::Rewriter;
+use crate::lsp::rewrite::{Rewriter, from_lsp};
 use crate::lsp::run_test::{self, TestRun};
 use crate::lsp::rust_analyzer::{ANALYZER_INIT, RustAnalyzer};
 use crate::lsp::tokens::TokenResults;
@@ -137,20 +137,27 @@ impl Server {
         ) {
             return self.forwarder().forward_unplaced(request);
         }
+        let Some((names, answerer)) = chunk_answers::about_a_chapter(&request.method) else {
+            let message = format!("literate lsp does not answer {}", request.method);
+            return self
+                .editor
+                .send_error(request.id, ErrorCode::MethodNotFound, &message);
+        };
+        if let Err(missing) = place_named(&request.params, names) {
+            let message = format!("{} needs {missing}", request.method);
+            return self
+                .editor
+                .send_error(request.id, ErrorCode::InvalidParams, &message);
+        }
         let Some(at) = self.book.located(&request.params) else {
             return self.editor.respond(request.id, Value::Null);
         };
-        if request.method.ends_with("ormatting") {
+        if answerer == Answerer::Formatter {
             return format(&self.editor, &self.book, request, &at.file);
         }
         match chunk_answers::answer(&self.book, &request.method, &at) {
             Answer::Chunk(answer) => self.editor.respond(request.id, answer),
             Answer::ForRustAnalyzer => self.forwarder().forward(request, &at),
-            Answer::Unknown => {
-                let message = format!("literate lsp does not answer {}", request.method);
-                self.editor
-                    .send_error(request.id, ErrorCode::MethodNotFound, &message);
-            }
         }
     }
 
@@ -329,4 +336,15 @@ impl Server {
         self.diagnostics
             .publish(&self.book, rewriter.as_ref(), &self.editor);
     }
+}
+
+/// Whether `params` name a place as a request that `names` one must: what is missing, if anything.
+fn place_named(params: &Value, names: Names) -> Result<(), &'static str> {
+    if params["textDocument"]["uri"].as_str().is_none() {
+        return Err("textDocument.uri, the chapter's URI");
+    }
+    if names == Names::Position && from_lsp(&params["position"]).is_none() {
+        return Err("a position: { line, character }, each a number from 0");
+    }
+    Ok(())
 }
