@@ -109,7 +109,19 @@ fn its_mistakes_are_reported_at_its_own_chapter_lines() {
     let line = line_number(&typed, "numeral.push_str(value);");
     let place = format!("--> docs/chapters/writing.md:{line}:30");
     let shown = String::from_utf8_lossy(&output.stdout);
-    assert!(shown.contains(&place), "{shown}");
+    assert_eq!(shown.matches(&place).count(), 1, "{shown}");
+    let tested = run(literate(&["test"]), book.path());
+    assert!(!tested.status.success());
+    let shown = format!(
+        "{}{}",
+        String::from_utf8_lossy(&tested.stdout),
+        stderr(&tested)
+    );
+    assert_eq!(
+        shown.matches(&place).count(),
+        1,
+        "shown once, though the library and its tests both report it: {shown}"
+    );
 
     let broken = text.replace("// <<reading a numeral>>\n", "// <<reading a numeal>>\n");
     fs::write(&chapter, &broken).unwrap();
@@ -151,25 +163,6 @@ fn check_says_in_one_line_why_cargo_stopped_before_the_compiler() {
         "{said}"
     );
     assert!(!String::from_utf8_lossy(&stopped.stdout).contains("error(s)"));
-}
-
-#[test]
-fn literate_test_shows_a_compile_error_once_though_two_targets_report_it() {
-    let book = roman();
-    let chapter = book.path().join("docs/chapters/writing.md");
-    let text = fs::read_to_string(&chapter).unwrap();
-    let typed = text.replace("numeral.push_str(symbol);", "numeral.push_str(value);");
-    fs::write(&chapter, &typed).unwrap();
-    let output = run(literate(&["test"]), book.path());
-    assert!(!output.status.success());
-    let line = line_number(&typed, "numeral.push_str(value);");
-    let place = format!("--> docs/chapters/writing.md:{line}:30");
-    let shown = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        stderr(&output)
-    );
-    assert_eq!(shown.matches(&place).count(), 1, "{shown}");
 }
 
 #[test]
