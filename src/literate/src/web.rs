@@ -311,6 +311,18 @@ fn read_block(
         .iter()
         .map(|line| (source.place(line.offset), line.text.as_str()))
         .collect();
+    if let Some((place, opening)) = lines.iter().skip(1).find(|(_, text)| opens_a_block(text)) {
+        problems.push(Diagnostic::new(
+            fence,
+            format!(
+                "unclosed fence: this code block runs on past line {}, where {} seems to open \
+                 another; close it with ``` on a line of its own before the prose that follows it",
+                place.line,
+                opening.trim()
+            ),
+        ));
+        return None;
+    }
     for (place, text) in &lines {
         if language == Language::Rust && is_hidden_by_mdbook(text) {
             problems.push(Diagnostic::new(
@@ -398,6 +410,22 @@ fn report_a_chunk_in_another_case(
             ),
         ));
     }
+}
+
+/// Whether a line inside a code block looks like the opening fence of another (```` ```rust ````,
+/// `~~~js`): a fence with a language, which cannot close a block, so the block before it was never
+/// closed.
+fn opens_a_block(text: &str) -> bool {
+    let text = text.trim_start();
+    ["```", "~~~"].iter().any(|fence| {
+        text.strip_prefix(fence).is_some_and(|info| {
+            let word = info
+                .trim_start_matches(['`', '~'])
+                .split([',', ' ', '\t'])
+                .next();
+            word.is_some_and(|word| Language::of_fence(&word.to_lowercase()).is_some())
+        })
+    })
 }
 
 /// mdbook hides a Rust block's lines that start with `# ` (or are a lone `#`).

@@ -143,6 +143,27 @@ fn an_unterminated_fence_is_reported_where_it_opens() {
 }
 
 #[test]
+fn a_fence_left_open_before_the_next_chunk_is_reported_where_it_opens() {
+    let a = format!(
+        "{ROOT}\n```rust\n// <<body>>=\nfn f() {{}}\n\nSome prose, meant to follow the code.\n\n```rust\n// <<more>>=\nfn g() {{}}\n```\n"
+    );
+    let opened = a.lines().position(|l| l == "// <<body>>=").unwrap();
+    let inner = a.lines().position(|l| l == "// <<more>>=").unwrap();
+    let fence = "\u{60}\u{60}\u{60}";
+    assert_eq!(
+        problems(&[("a.md", &a)]),
+        [
+            format!(
+                "book/src/a.md:{opened}:1: unclosed fence: this code block runs on past line \
+                 {inner}, where {fence}rust seems to open another; close it with {fence} on a \
+                 line of its own before the prose that follows it"
+            ),
+            "book/src/a.md:3:1: undefined chunk ⟨body⟩".to_string(),
+        ]
+    );
+}
+
+#[test]
 fn malformed_headers_and_references() {
     let a = "```rust\n// <<file:lib.rs>\n```\n\n```rust\n// <<file:lib.rs>>=\n    // <<body>> and more\n// <<body>>=\n```\n\n```rust,ignore extra\n// <<x>>=\n```\n";
     assert_eq!(
