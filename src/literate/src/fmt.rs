@@ -113,7 +113,7 @@ pub fn plan_book(project: &Project) -> Result<(Plan, Vec<NewChapter>), Vec<Strin
 pub fn plan(web: &Web, files: &[(TangledFile, String)]) -> Plan {
     let changes: Vec<FileChanges> = files
         .iter()
-        .map(|(f, text)| file_changes(f, text))
+        .map(|(f, text)| file_changes(web, f, text))
         .collect();
     let mut alone: LeftAlone = changes
         .iter()
@@ -141,7 +141,7 @@ pub fn plan(web: &Web, files: &[(TangledFile, String)]) -> Plan {
     }
 }
 
-fn file_changes(file: &TangledFile, formatted: &str) -> FileChanges {
+fn file_changes(web: &Web, file: &TangledFile, formatted: &str) -> FileChanges {
     let old: Vec<&str> = file.text.lines().collect();
     let new: Vec<&str> = formatted.lines().collect();
     let mut traced = Vec::new();
@@ -153,7 +153,7 @@ fn file_changes(file: &TangledFile, formatted: &str) -> FileChanges {
         let (old, new) = (&old[old_range.clone()], &new[new_range]);
         match trace(file, old, old_range.start, new) {
             Ok(edit) => traced.push((edit, old, new)),
-            Err(place) => notes.push(describe(file, place, old, new)),
+            Err(place) => notes.push(describe(web, file, place, old, new)),
         }
     }
     if notes.is_empty() {
@@ -688,9 +688,9 @@ fn strip_indent(line: &str, indent: usize) -> Option<&str> {
     line[..cut].trim().is_empty().then(|| &line[cut..])
 }
 
-fn describe(file: &TangledFile, place: Place, old: &[&str], new: &[&str]) -> Diagnostic {
-    if let Some(message) = reindented_reference(old, new) {
-        return Diagnostic::new(place, message);
+fn describe(web: &Web, file: &TangledFile, place: Place, old: &[&str], new: &[&str]) -> Diagnostic {
+    if let Some(diagnostic) = reindented_reference(web, old, new) {
+        return diagnostic;
     }
     let change = shown_change(old, new);
     Diagnostic::new(
@@ -704,8 +704,9 @@ fn describe(file: &TangledFile, place: Place, old: &[&str], new: &[&str]) -> Dia
 
 /// What to say when all rustfmt changes is the indentation of the comment that announces a chunk:
 /// then the reference that put the chunk there is indented otherwise than rustfmt indents code at
-/// that place, which only its writer can mend (it moves every line of the chunk).
-fn reindented_reference(old: &[&str], new: &[&str]) -> Option<String> {
+/// that place, which only its writer can mend (it moves every line of the chunk). Said at the
+/// reference, found by its name and indentation.
+fn reindented_reference(web: &Web, old: &[&str], new: &[&str]) -> Option<Diagnostic> {
     let ([old], [new]) = (old, new) else {
         return None;
     };
@@ -713,17 +714,41 @@ fn reindented_reference(old: &[&str], new: &[&str]) -> Option<String> {
     if !is_announcement(old) || old.trim_start() != new.trim_start() {
         return None;
     }
-    let width = |line: &str| line.len() - line.trim_start().len();
-    let (was, wanted) = (width(old), width(new));
-    let how = match was > wanted {
-        true => format!("{} columns less", was - wanted),
-        false => format!("{} columns more", wanted - was),
-    };
-    Some(format!(
-        "⟨{name}⟩, defined here, is put {was} columns in by its reference, where rustfmt \
-         indents code {wanted} columns; indent that reference line {how}, then run `literate fmt` \
-         again"
+    let indent = |line: &str| line[..line.len() - line.trim_start().len()].to_string();
+    let (was, wanted) = (indent(old), indent(new));
+    let (_, reference) = web
+        .references()
+        .find(|(_, r)| r.name == name && r.indent == was)?;
+    Some(Diagnostic::new(
+        reference.place.clone(),
+        format!(
+            "this reference to ⟨{name}⟩ is indented {}, where rustfmt indents code {} here; \
+             indent it so, then run `literate fmt` again (every line of ⟨{name}⟩ takes its \
+             reference's indentation, so only the reference's writer can mend it)",
+            indentation_in_words(&was),
+            indentation_in_words(&wanted)
+        ),
     ))
+}
+
+/// An indentation as a reader counts it: "4 spaces", "1 tab", "a tab and 2 spaces", "none".
+fn indentation_in_words(indent: &str) -> String {
+    let counted = |n: usize, what: &str| match n {
+        1 => format!("1 {what}"),
+        n => format!("{n} {what}s"),
+    };
+    let tabs = indent.chars().filter(|&c| c == '\t').count();
+    let spaces = indent.chars().count() - tabs;
+    match (tabs, spaces) {
+        (0, 0) => "not at all".to_string(),
+        (0, spaces) => format!("by {}", counted(spaces, "space")),
+        (tabs, 0) => format!("by {}", counted(tabs, "tab")),
+        (tabs, spaces) => format!(
+            "by {} and {}",
+            counted(tabs, "tab"),
+            counted(spaces, "space")
+        ),
+    }
 }
 
 /// The lines a change removes and adds, one to a line, marked `-` and `+` like a diff.

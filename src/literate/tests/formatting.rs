@@ -110,8 +110,21 @@ fn a_reference_indented_otherwise_than_rustfmt_indents_is_reported_with_the_mend
     assert_eq!(chapter(dir.path()), text, "nothing is written");
     assert!(
         stderr.contains(
-            "book/src/a.md:13:1: ⟨body⟩, defined here, is put 6 columns in by its reference, \
-             where rustfmt indents code 4 columns; indent that reference line 2 columns less"
+            "book/src/a.md:6:7: this reference to ⟨body⟩ is indented by 6 spaces, where rustfmt \
+             indents code by 4 spaces here; indent it so, then run `literate fmt` again"
+        ),
+        "{stderr}"
+    );
+
+    let tabbed = text.replace("      // <<body>>", "\t// <<body>>");
+    fs::write(dir.path().join("book/src/a.md"), &tabbed).unwrap();
+    let output = literate_fmt(dir.path(), &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains(
+            "book/src/a.md:6:2: this reference to ⟨body⟩ is indented by 1 tab, where rustfmt \
+             indents code by 4 spaces here"
         ),
         "{stderr}"
     );
