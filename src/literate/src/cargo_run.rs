@@ -9,6 +9,7 @@
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
 use std::process::{Command, ExitCode, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
@@ -50,11 +51,25 @@ pub fn run(subcommand: &str, args: &[String]) -> ExitCode {
         }
         Some(String::new())
     };
+    let began = AtomicBool::new(false);
+    let messages = |line: &str, mapper: &mut Mapper| {
+        let shown = messages(line, mapper)?;
+        began.store(true, Ordering::Relaxed);
+        Some(shown)
+    };
     copy_mapped(stdout, &mut io::stdout(), &mapper, Some(&messages));
     let _ = errors.join();
     match child.wait() {
         Ok(status) => match status.code() {
             Some(0) => ExitCode::SUCCESS,
+            Some(1) if !began.load(Ordering::Relaxed) => {
+                eprintln!(
+                    "literate {subcommand}: cargo refused the arguments (its reason is above; the \
+                     --message-format in its usage line is literate's own); literate {subcommand} \
+                     takes cargo {subcommand}'s arguments"
+                );
+                ExitCode::from(2)
+            }
             Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
             None => ExitCode::FAILURE,
         },

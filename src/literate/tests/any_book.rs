@@ -144,6 +144,14 @@ fn check_says_in_one_line_why_cargo_stopped_before_the_compiler() {
         "{said}"
     );
     assert!(!String::from_utf8_lossy(&refused.stdout).contains("error(s)"));
+    let refused = run(literate(&["build", "--release", "--bogus"]), book.path());
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    let said = stderr(&refused);
+    let last = said.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("literate build: cargo refused the arguments"),
+        "{said}"
+    );
 
     let chapter = book.path().join("docs/chapters/writing.md");
     let text = fs::read_to_string(&chapter).unwrap();
