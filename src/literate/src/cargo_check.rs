@@ -379,15 +379,30 @@ impl Mapper {
             } else {
                 AnnotationKind::Context
             };
-            match snippet(&self.root, &mapped, kind, label) {
+            match snippet(&self.root, &mapped, kind, label.clone()) {
                 Some(snippet) => group = group.element(snippet),
-                None => {
-                    let at = format!("at {}:{}:{}", mapped.file, mapped.start.0, mapped.start.1);
-                    group = group.element(Level::NOTE.message(at));
-                }
+                None => group = group.element(Level::NOTE.message(unshown_span(&mapped, label))),
             }
         }
         group
+    }
+}
+
+/// A span whose file cannot be shown (one of Rust's own library, which rustc names by a
+/// `/rustc/HASH/` path that is on no machine): its label, and where it is.
+fn unshown_span(span: &Span, label: Option<String>) -> String {
+    let in_library = span
+        .file
+        .strip_prefix("/rustc/")
+        .and_then(|rest| rest.split_once("/library/"));
+    let (file, whose) = match in_library {
+        Some((_, file)) => (file, " of Rust's standard library"),
+        None => (span.file.as_str(), ""),
+    };
+    let place = format!("{file}:{}:{}", span.start.0, span.start.1);
+    match label.filter(|label| !label.is_empty()) {
+        Some(label) => format!("{label} (at {place}{whose})"),
+        None => format!("at {place}{whose}"),
     }
 }
 
@@ -438,4 +453,29 @@ fn byte_of_column(line: &str, col: usize) -> usize {
     line.char_indices()
         .nth(col.saturating_sub(1))
         .map_or(line.len(), |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_span_in_rust_s_own_library_keeps_its_label_and_a_short_place() {
+        let span = |file: &str| Span {
+            file: file.to_string(),
+            start: (22, 9),
+            end: (22, 30),
+        };
+        let library = span("/rustc/59807616e1fa/library/core/src/internal_macros.rs");
+        let label = Some("`&u32` implements `Add<u32>`".to_string());
+        assert_eq!(
+            unshown_span(&library, label),
+            "`&u32` implements `Add<u32>` (at core/src/internal_macros.rs:22:9 of Rust's \
+             standard library)"
+        );
+        assert_eq!(
+            unshown_span(&span("/elsewhere/x.rs"), None),
+            "at /elsewhere/x.rs:22:9"
+        );
+    }
 }
