@@ -818,6 +818,11 @@ fn rust_analyzer_s_structure_and_quick_fixes_land_in_the_chapters() {
         1,
     );
     editor.change("input.md", 2, &unimported);
+    editor.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": input}}),
+    );
+    wait_for_cannot_find(&mut editor, &input, true);
     let used = position(&unimported, "scores: &[Distance]", 0, 10);
     let range = json!({"start": used, "end": used});
     let params =
@@ -846,18 +851,30 @@ fn rust_analyzer_s_structure_and_quick_fixes_land_in_the_chapters() {
         "textDocument/didSave",
         json!({"textDocument": {"uri": input}}),
     );
+    wait_for_cannot_find(&mut editor, &input, false);
+}
+
+/// Waits until the chapter `uri` has a "cannot find" error of rust-analyzer's or cargo check's
+/// (`present`), or has none; first seen published, then gone, so that the wait for none cannot pass
+/// before anything was checked.
+fn wait_for_cannot_find(editor: &mut Editor, uri: &str, present: bool) {
     let deadline = Instant::now() + LOADING;
     loop {
-        let problems = analyzer_diagnostics(&mut editor);
-        let errors = problems.get(&input).map_or(0, |d| {
+        let problems = analyzer_diagnostics(editor);
+        let errors = problems.get(uri).map_or(0, |d| {
             d.iter().filter(|m| m.contains("cannot find")).count()
         });
-        if errors == 0 {
-            break;
+        if (errors > 0) == present {
+            return;
         }
+        let wanted = if present {
+            "a `cannot find` error"
+        } else {
+            "no `cannot find` error"
+        };
         assert!(
             Instant::now() < deadline,
-            "input.md still has errors: {problems:?}"
+            "{uri} never had {wanted}: {problems:?}"
         );
         std::thread::sleep(Duration::from_millis(500));
     }

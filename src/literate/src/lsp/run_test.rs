@@ -3,7 +3,7 @@
 //! a `.rs` file) in a thread of its own. Cargo's output goes through the line maps, as `literate
 //! test`'s does, and a failure comes back as a diagnostic at the chapter line where the test failed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::thread;
 
 use crossbeam_channel::Sender;
@@ -31,26 +31,24 @@ pub struct TestRun {
     pub tail: String,
 }
 
-/// A code lens over each test function of a chapter's chunks: `#[test]` and the `fn` it marks.
+/// A code lens over each test function of a chapter's chunks: a function marked `#[test]`, found by
+/// parsing each part of a chunk as Rust (so a test written on one line, or with a doc comment or
+/// other attributes between `#[test]` and its `fn`, is found as rustc finds it). A part that does not
+/// parse on its own, as a part that holds statements does not, has no test function to run.
 pub fn lenses(book: &EditedBook, chapter: &str, uri: &str) -> Value {
     let mut found = Vec::new();
     for part in parts_in(&book.web, chapter) {
-        let mut marked = false;
-        for line in &part.body {
-            let code = line.text.trim();
-            if code.starts_with("#[test]") {
-                marked = true;
-                continue;
-            }
-            if !marked || code.starts_with("#[") {
-                continue;
-            }
-            marked = false;
-            let Some(name) = test_name(code) else {
+        let text: String = part
+            .body
+            .iter()
+            .map(|line| format!("{}\n", line.text))
+            .collect();
+        for (name, line) in test_functions(&text) {
+            let Some(body_line) = part.body.get(line - 1) else {
                 continue;
             };
-            let line_number = line.place.line - 1;
-            let end = utf16_len(&line.text, usize::MAX);
+            let line_number = body_line.place.line - 1;
+            let end = utf16_len(&body_line.text, usize::MAX);
             found.push(json!({
                 "range": {
                     "start": {"line": line_number, "character": 0},
@@ -67,14 +65,43 @@ pub fn lenses(book: &EditedBook, chapter: &str, uri: &str) -> Value {
     Value::Array(found)
 }
 
-/// The name of the function a line declares (`fn name(`, after any qualifiers).
-fn test_name(code: &str) -> Option<String> {
-    let after = code.split_once("fn ")?.1;
-    let name: String = after
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .collect();
-    (!name.is_empty()).then_some(name)
+/// The test functions of `code`, at any depth of modules: each one's name and the 1-based line of
+/// its `fn`, by its module path (`tests::adds`), as the test harness names it.
+fn test_functions(code: &str) -> Vec<(String, usize)> {
+    let Ok(file) = syn::parse_file(code) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    gather_tests(&file.items, "", &mut found);
+    found
+}
+
+fn gather_tests(items: &[syn::Item], path: &str, found: &mut Vec<(String, usize)>) {
+    for item in items {
+        match item {
+            syn::Item::Fn(function) if is_a_test(&function.attrs) => {
+                let name = format!("{path}{}", function.sig.ident);
+                found.push((name, function.sig.fn_token.span.start().line));
+            }
+            syn::Item::Mod(module) => {
+                if let Some((_, inner)) = &module.content {
+                    gather_tests(inner, &format!("{path}{}::", module.ident), found);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether a function's attributes mark it a test: `#[test]`, or a test attribute of a test
+/// framework's (`#[tokio::test]`), whose last segment is `test`.
+fn is_a_test(attributes: &[syn::Attribute]) -> bool {
+    attributes.iter().any(|attribute| {
+        let path = attribute.path();
+        path.segments
+            .last()
+            .is_some_and(|segment| segment.ident == "test")
+    })
 }
 
 /// Runs the command of a test's code lens (the test's name is its first argument): the test is
@@ -115,27 +142,61 @@ pub fn report(run: TestRun, editor: &Editor) -> Vec<(Place, String)> {
         .collect()
 }
 
-/// Runs the tests named `name` of the crate in `crate_dir` with cargo, in a thread of its own, and
-/// sends what it gave to `done`.
+/// Runs the test named `name` of the crate in `crate_dir` with cargo, in a thread of its own, and
+/// sends what it gave to `done`. `name` is the test's path within its chunk (`tests::adds`); the
+/// harness knows it by its path from the crate's root, which the chunk does not tell, so the tests
+/// are listed first and each whose path ends with `name` is run, exactly: no other test whose name
+/// merely contains it.
 pub fn start(crate_dir: PathBuf, name: String, done: Sender<TestRun>) {
     thread::spawn(move || {
-        let args = ["--".to_string(), name.clone()];
-        let run = match run_captured("test", &args, &crate_dir) {
+        let run = match run_exactly(&crate_dir, &name) {
             Ok((passed, output)) => TestRun {
                 passed,
                 failures: failures(&output),
                 tail: tail(&output),
                 name,
             },
-            Err(e) => TestRun {
+            Err(why) => TestRun {
                 passed: false,
                 failures: Vec::new(),
-                tail: format!("cannot run cargo: {e}"),
+                tail: why,
                 name,
             },
         };
         let _ = done.send(run);
     });
+}
+
+/// Lists the crate's tests, and runs those whose path is `name` or ends with `::name`, exactly:
+/// whether they passed, and cargo's output; or why they could not be run.
+fn run_exactly(crate_dir: &Path, name: &str) -> Result<(bool, String), String> {
+    let to_list = ["--", "--list"].map(String::from);
+    let (listed, listing) =
+        run_captured("test", &to_list, crate_dir).map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !listed {
+        return Ok((false, listing));
+    }
+    let paths = tests_named(&listing, name);
+    if paths.is_empty() {
+        return Err(format!("cargo test lists no test named {name}"));
+    }
+    let args: Vec<String> = ["--", "--exact"]
+        .into_iter()
+        .chain(paths)
+        .map(String::from)
+        .collect();
+    run_captured("test", &args, crate_dir).map_err(|e| format!("cannot run cargo: {e}"))
+}
+
+/// The paths of the tests `cargo test -- --list` lists (`PATH: test` lines) that are `name` or end
+/// with `::name`.
+fn tests_named<'a>(listing: &'a str, name: &str) -> Vec<&'a str> {
+    let ending = format!("::{name}");
+    listing
+        .lines()
+        .filter_map(|line| line.strip_suffix(": test"))
+        .filter(|path| *path == name || path.ends_with(&ending))
+        .collect()
 }
 
 /// Every panic of a test in mapped output that names a chapter place, with what the test said.
@@ -195,12 +256,27 @@ mod tests {
     }
 
     #[test]
-    fn test_names_are_read_from_their_declaration() {
-        assert_eq!(test_name("fn a_test() {").as_deref(), Some("a_test"));
+    fn tests_are_found_as_rustc_finds_them() {
+        let code = "#[test] fn on_one_line() {}\n\n#[test]\n/// Documented.\n#[should_panic]\nfn with_a_doc_comment_between() {}\n\nfn not_a_test() {}\n\nmod tests {\n    #[tokio::test]\n    async fn nested() {}\n}\n";
         assert_eq!(
-            test_name("async fn b() -> Result<(), E> {").as_deref(),
-            Some("b")
+            test_functions(code),
+            [
+                ("on_one_line".to_string(), 1),
+                ("with_a_doc_comment_between".to_string(), 6),
+                ("tests::nested".to_string(), 12),
+            ]
         );
-        assert_eq!(test_name("let x = 1;"), None);
+        assert!(test_functions("let x = 1;\nx + 1\n").is_empty());
+    }
+
+    #[test]
+    fn a_test_is_run_by_its_whole_path_and_no_other_that_contains_its_name() {
+        let listing = "play::adds: test\nplay::adds_more: test\nsolve::tests::adds: test\n\
+                       plays_adds: test\nadds: benchmark\n3 tests, 1 benchmark\n";
+        assert_eq!(
+            tests_named(listing, "adds"),
+            ["play::adds", "solve::tests::adds"]
+        );
+        assert_eq!(tests_named(listing, "tests::adds"), ["solve::tests::adds"]);
     }
 }
