@@ -322,7 +322,7 @@ fn book_config(name: &str, project: &Project) -> String {
          # Weaves the chapters: chunk captions, links between chunks and the chunk index. The weaver\n\
          # tangles the book first and fails, with every problem at its place, if anything is wrong.\n\
          # Install it with `cargo install --path PATH/TO/src/weaver` (the literate tools' sources).\n\
-         [preprocessor.literate]\ncommand = \"mdbook-literate\"\n\
+         [preprocessor.literate]\ncommand = \"literate mdbook\"\n\
          # The crate the book belongs to, from this directory.\ncrate = \"{crate_from_book}\"\n\n\
          # The weaver writes its style sheet and script into theme/, to be copied into the book.\n\
          [output.html]\nadditional-css = [\"theme/chunks.css\"]\nadditional-js = [\"theme/chunks.js\"]\n",

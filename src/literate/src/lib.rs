@@ -22,6 +22,7 @@ mod line_map;
 pub mod lsp;
 mod markdown;
 mod marker;
+pub mod preprocessor;
 mod project;
 mod shells;
 mod source;

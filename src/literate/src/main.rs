@@ -9,6 +9,7 @@ usage: literate check [CARGO CHECK ARGUMENTS...]
        literate fmt [--check]
        literate lsp
        literate init [--literate PATH]
+       literate mdbook [supports RENDERER]
 
   check    runs `cargo check --message-format=json` (with --workspace --all-targets
            --all-features unless other arguments are given, so that code behind a
@@ -34,6 +35,10 @@ usage: literate check [CARGO CHECK ARGUMENTS...]
            build.rs that tangles the book, and literate as a build dependency
            (from PATH, or the sources this program was built from). It writes
            nothing over a file that is there already.
+  mdbook   the book's mdbook preprocessor (command = \"literate mdbook\" under
+           [preprocessor.literate] in book.toml): it tangles the book, stops with
+           every problem at its place, and weaves the chapters (captions, links,
+           indexes, figures). mdbook runs it; `mdbook-literate` is the same.
 
 Each serves the nearest crate, from the working directory upwards (lsp: from
 the editor's workspace folder), whose book has a SUMMARY.md. The book is in
@@ -63,6 +68,7 @@ fn main() -> ExitCode {
             [first, ..] => usage_error("lsp", &format!("`{first}`: lsp takes no arguments")),
         },
         Some("init") => init(&args[1..]),
+        Some("mdbook") => literate::preprocessor::run("literate mdbook", &args[1..]),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             ExitCode::SUCCESS
@@ -70,13 +76,13 @@ fn main() -> ExitCode {
         Some(other) => usage_error(
             "",
             &format!(
-                "no command `{other}`; the commands are check, test, run, bench, build, fmt, lsp \
-                 and init"
+                "no command `{other}`; the commands are check, test, run, bench, build, fmt, lsp, \
+                 init and mdbook"
             ),
         ),
         None => usage_error(
             "",
-            "no command given; the commands are check, test, run, bench, build, fmt, lsp and init",
+            "no command given; the commands are check, test, run, bench, build, fmt, lsp, init and mdbook",
         ),
     }
 }
@@ -156,8 +162,8 @@ fn init(args: &[String]) -> ExitCode {
 const NEXT_STEPS: &str = "
 Next:
   cargo test                  tangles the book and runs its test
-  mdbook build book           weaves it (needs mdbook 0.5 and mdbook-literate on PATH:
-                              cargo install --path src/weaver, in the literate repository)
+  mdbook build book           weaves it (needs mdbook 0.5.4: cargo install mdbook --version
+                              0.5.4 --locked; its preprocessor is this program, literate mdbook)
   literate lsp                the language server for your editor
   literate fmt                formats the chunks as rustfmt formats the tangled code";
 

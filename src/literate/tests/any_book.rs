@@ -22,9 +22,15 @@ use support::{literate_dir, roman, roman_with_a_failing_test};
 fn run(mut command: Command, dir: &Path) -> Output {
     let tests_tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
     shared_build::share_compiled_dependencies(&mut command, tests_tmp, "fixture-target");
-    let path = std::env::join_paths(std::iter::once(weaver_dir().to_path_buf()).chain(
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
-    ))
+    let literate_dir = Path::new(env!("CARGO_BIN_EXE_literate")).parent().unwrap();
+    let path = std::env::join_paths(
+        [weaver_dir(), literate_dir]
+            .into_iter()
+            .map(Path::to_path_buf)
+            .chain(std::env::split_paths(
+                &std::env::var_os("PATH").unwrap_or_default(),
+            )),
+    )
     .unwrap();
     command
         .current_dir(dir)
