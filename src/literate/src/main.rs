@@ -7,7 +7,7 @@ const USAGE: &str = "\
 usage: literate check [CARGO CHECK ARGUMENTS...]
        literate test|run|bench|build [CARGO ARGUMENTS...] [-- PROGRAM ARGUMENTS...]
        literate fmt [--check]
-       literate lsp
+       literate lsp [--stdio]
        literate init [--literate PATH]
        literate mdbook [supports RENDERER]
 
@@ -65,7 +65,14 @@ fn main() -> ExitCode {
         Some("fmt") => fmt(&args[1..]),
         Some("lsp") => match &args[1..] {
             [] => literate::lsp::run(),
-            [first, ..] => usage_error("lsp", &format!("`{first}`: lsp takes no arguments")),
+            [stdio] if stdio == "--stdio" => literate::lsp::run(),
+            [first, ..] => usage_error(
+                "lsp",
+                &format!(
+                    "`{first}`: lsp speaks on standard input and output and takes no other \
+                     arguments (--stdio, which editors pass, says the same)"
+                ),
+            ),
         },
         Some("init") => init(&args[1..]),
         Some("mdbook") => literate::preprocessor::run("literate mdbook", &args[1..]),

@@ -229,8 +229,9 @@ impl std::fmt::Display for WriteError {
 }
 
 /// Writes each chapter's new text, after checking that every one of them still holds the text it was
-/// read with and may be written. Each write goes to a temporary file beside the chapter that is then renamed over it, so
-/// a chapter is at every moment either its old text or its new one, never half of each.
+/// read with and may be written. Each write goes to a temporary file beside the chapter that is then
+/// renamed over it, so a chapter is at every moment either its old text or its new one, never half
+/// of each.
 pub fn write_chapters(chapters: &[NewChapter]) -> Result<(), WriteError> {
     for chapter in chapters {
         let now = fs::read(&chapter.path).map_err(|error| WriteError::Io {

@@ -51,8 +51,8 @@ fn each_bad_usage_is_one_line_that_names_it() {
             "literate init: unexpected `b`",
         ),
         (
-            &["lsp", "--stdio"],
-            "literate lsp: `--stdio`: lsp takes no arguments",
+            &["lsp", "--tcp"],
+            "literate lsp: `--tcp`: lsp speaks on standard input and output",
         ),
     ];
     for (args, said) in cases {
@@ -88,14 +88,15 @@ fn check_outside_a_book_says_so_in_one_line() {
     assert_eq!(left, 0);
 }
 
-/// Runs `literate lsp` in an empty directory with `input` as all the editor ever sends; its exit
-/// status and standard error.
-fn language_server_given(input: &[u8]) -> (Option<i32>, String) {
+/// Runs `literate lsp ARGS` in an empty directory with `input` as all the editor ever sends; its
+/// exit status and standard error.
+fn language_server_given(args: &[&str], input: &[u8]) -> (Option<i32>, String) {
     use std::io::Write;
     use std::process::Stdio;
     let dir = tempfile::tempdir().expect("a temporary directory");
     let mut server = Command::new(env!("CARGO_BIN_EXE_literate"))
         .arg("lsp")
+        .args(args)
         .current_dir(dir.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -114,23 +115,26 @@ fn language_server_given(input: &[u8]) -> (Option<i32>, String) {
 
 #[test]
 fn the_language_server_says_why_it_stopped_when_the_editor_s_messages_cannot_be_read() {
-    let (code, stderr) = language_server_given(b"garbage\r\n\r\n");
+    let (code, stderr) = language_server_given(&[], b"garbage\r\n\r\n");
     assert_eq!(code, Some(1), "{stderr}");
     assert_eq!(
         stderr,
         "literate lsp: stopped: cannot read the editor's messages: malformed header: \"garbage\"\n"
     );
-    let (code, stderr) = language_server_given(b"Content-Length: 5\r\n\r\n{bad}");
+    let (code, stderr) = language_server_given(&[], b"Content-Length: 5\r\n\r\n{bad}");
     assert_eq!(code, Some(1), "{stderr}");
     assert!(
         stderr.starts_with("literate lsp: stopped: cannot read the editor's messages: malformed"),
         "{stderr}"
     );
-    let (code, stderr) = language_server_given(b"");
-    assert_eq!(code, Some(1), "{stderr}");
-    assert_eq!(
-        stderr,
-        "literate lsp: stopped: the editor closed the connection before it initialized the \
-         server\n"
-    );
+    for args in [&[][..], &["--stdio"]] {
+        let (code, stderr) = language_server_given(args, b"");
+        assert_eq!(code, Some(1), "{stderr}");
+        assert_eq!(
+            stderr,
+            "literate lsp: stopped: the editor closed the connection before it initialized the \
+             server\n",
+            "literate lsp {args:?}, as an editor may start it"
+        );
+    }
 }
