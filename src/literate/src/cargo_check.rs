@@ -48,18 +48,24 @@ pub fn run(cargo_args: &[String]) -> ExitCode {
     }
 }
 
+/// What `literate SUBCOMMAND` says when cargo refused its arguments before it began (cargo's own
+/// reason is above, with a usage line naming the `--message-format` literate adds): status 2.
+pub fn cargo_refused_the_arguments(subcommand: &str) -> ExitCode {
+    eprintln!(
+        "literate {subcommand}: cargo refused the arguments (its reason is above; the \
+         --message-format in its usage line is literate's own); literate {subcommand} takes \
+         cargo {subcommand}'s arguments"
+    );
+    ExitCode::from(2)
+}
+
 /// What `literate check` says when cargo failed with no diagnostic of the compiler to show: cargo
 /// refused its arguments (cargo's status 1: bad usage, status 2 here), or it stopped before compiling
 /// the book's code, as when a build script fails (the tangler's report of a problem in the book is
 /// such a failure). Either way cargo's own words are above.
 fn stopped_before_the_compiler(code: Option<i32>) -> ExitCode {
     if code == Some(1) {
-        eprintln!(
-            "literate check: cargo refused the arguments (its reason is above; the \
-             --message-format in its usage line is literate's own); literate check takes cargo \
-             check's arguments"
-        );
-        return ExitCode::from(2);
+        return cargo_refused_the_arguments("check");
     }
     eprintln!(
         "literate check: cargo stopped before the compiler checked the book's code; the reason \

@@ -15,7 +15,7 @@ use std::thread;
 
 use serde_json::Value;
 
-use crate::cargo_check::{Mapper, renderer_for};
+use crate::cargo_check::{Mapper, cargo_refused_the_arguments, renderer_for};
 use crate::cargo_command::cargo_command;
 
 /// Runs `cargo SUBCOMMAND ARGS` in the working directory, with places mapped; exits as cargo did.
@@ -62,14 +62,7 @@ pub fn run(subcommand: &str, args: &[String]) -> ExitCode {
     match child.wait() {
         Ok(status) => match status.code() {
             Some(0) => ExitCode::SUCCESS,
-            Some(1) if !began.load(Ordering::Relaxed) => {
-                eprintln!(
-                    "literate {subcommand}: cargo refused the arguments (its reason is above; the \
-                     --message-format in its usage line is literate's own); literate {subcommand} \
-                     takes cargo {subcommand}'s arguments"
-                );
-                ExitCode::from(2)
-            }
+            Some(1) if !began.load(Ordering::Relaxed) => cargo_refused_the_arguments(subcommand),
             Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
             None => ExitCode::FAILURE,
         },

@@ -141,23 +141,23 @@ fn its_mistakes_are_reported_at_its_own_chapter_lines() {
 #[test]
 fn check_says_in_one_line_why_cargo_stopped_before_the_compiler() {
     let book = roman();
-    let refused = run(literate(&["check", "--bogus"]), book.path());
-    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
-    let said = stderr(&refused);
-    let last = said.lines().last().unwrap_or_default();
-    assert!(
-        last.starts_with("literate check: cargo refused the arguments"),
-        "{said}"
-    );
-    assert!(!String::from_utf8_lossy(&refused.stdout).contains("error(s)"));
-    let refused = run(literate(&["build", "--release", "--bogus"]), book.path());
-    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
-    let said = stderr(&refused);
-    let last = said.lines().last().unwrap_or_default();
-    assert!(
-        last.starts_with("literate build: cargo refused the arguments"),
-        "{said}"
-    );
+    for (args, said) in [
+        (
+            &["check", "--bogus"][..],
+            "literate check: cargo refused the arguments",
+        ),
+        (
+            &["build", "--release", "--bogus"],
+            "literate build: cargo refused the arguments",
+        ),
+    ] {
+        let refused = run(literate(args), book.path());
+        assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+        let all = stderr(&refused);
+        let last = all.lines().last().unwrap_or_default();
+        assert!(last.starts_with(said), "{all}");
+        assert!(!String::from_utf8_lossy(&refused.stdout).contains("error(s)"));
+    }
 
     let chapter = book.path().join("docs/chapters/writing.md");
     let text = fs::read_to_string(&chapter).unwrap();
