@@ -1,3 +1,7 @@
+//! Loading a book: `SUMMARY.md` and the chapters it lists, read from disk or through an editor's
+//! unsaved texts, each problem (a chapter that cannot be read, bytes that are not UTF-8, a chapter
+//! with chunks that the summary leaves out) at the place a reader fixes it.
+
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -11,11 +11,10 @@ use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::{ExitCode, Stdio};
 
-use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
-use serde_json::Value;
-
 use crate::LineMap;
 use crate::cargo_command::cargo_command;
+use crate::cargo_messages::{CargoMessage, Diagnostic, DiagnosticLevel, DiagnosticSpan};
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 /// Runs `cargo check --message-format=json` with `cargo_args` in the current directory, prints every
 /// diagnostic at its Markdown place, and exits as cargo did.
@@ -116,27 +115,17 @@ pub fn cargo(
     let mut mapper = Mapper::new(dir);
     let mut report = Report::default();
     for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-        let Ok(message) = serde_json::from_str::<Value>(&line) else {
-            continue;
-        };
-        match message["reason"].as_str() {
-            Some("build-script-executed") => mapper.add_out_dir(&message),
-            Some("compiler-artifact") => {
-                if let (Some(name), Some(path)) = (
-                    message["target"]["name"].as_str(),
-                    message["executable"].as_str(),
-                ) {
-                    report
-                        .executables
-                        .push((name.to_string(), PathBuf::from(path)));
-                }
-            }
-            Some("compiler-message") => {
-                let diagnostic = &message["message"];
-                if let Some(text) = mapper.render_once(diagnostic, renderer) {
-                    match diagnostic["level"].as_str() {
-                        Some("error") => report.errors += 1,
-                        Some("warning") => report.warnings += 1,
+        match CargoMessage::parse(&line) {
+            Some(CargoMessage::BuildScriptExecuted { out_dir }) => mapper.add_out_dir(out_dir),
+            Some(CargoMessage::CompilerArtifact {
+                target,
+                executable: Some(path),
+            }) => report.executables.push((target.name, path)),
+            Some(CargoMessage::CompilerMessage { message }) => {
+                if let Some(text) = mapper.render_once(&message, renderer) {
+                    match message.level {
+                        DiagnosticLevel::Error => report.errors += 1,
+                        DiagnosticLevel::Warning => report.warnings += 1,
                         _ => {}
                     }
                     writeln!(out, "{text}\n")?;
@@ -192,35 +181,30 @@ impl Mapper {
 
     /// `diagnostic` rendered at its Markdown places, or `None` when the same text was rendered
     /// before in this run of cargo.
-    pub fn render_once(&mut self, diagnostic: &Value, renderer: &Renderer) -> Option<String> {
+    pub fn render_once(&mut self, diagnostic: &Diagnostic, renderer: &Renderer) -> Option<String> {
         let text = self.render(diagnostic, renderer);
         self.rendered.insert(text.clone()).then_some(text)
     }
 
-    pub fn add_out_dir(&mut self, message: &Value) {
-        if let Some(dir) = message["out_dir"].as_str() {
-            let dir = PathBuf::from(dir);
-            if !self.out_dirs.contains(&dir) {
-                self.out_dirs.push(dir);
-            }
+    /// Notes a build script's output directory, whose tangled files' places are to be mapped.
+    pub fn add_out_dir(&mut self, dir: PathBuf) {
+        if !self.out_dirs.contains(&dir) {
+            self.out_dirs.push(dir);
         }
     }
 
     /// Renders one rustc diagnostic (the `message` of a `compiler-message`). One that touches no
     /// tangled file keeps rustc's own rendering.
-    pub fn render(&mut self, diagnostic: &Value, renderer: &Renderer) -> String {
-        let rendered = diagnostic["rendered"]
-            .as_str()
-            .unwrap_or("")
-            .trim_end()
-            .to_string();
+    pub fn render(&mut self, diagnostic: &Diagnostic, renderer: &Renderer) -> String {
+        let rendered = diagnostic.rendered.as_deref().unwrap_or("").trim_end();
+        let rendered = rendered.to_string();
         if !self.touches_tangled_file(diagnostic) {
             return rendered;
         }
         let mut groups = vec![self.group(diagnostic, true)];
         let mut notes = Vec::new();
-        for child in diagnostic["children"].as_array().into_iter().flatten() {
-            if spans(child).next().is_some() {
+        for child in &diagnostic.children {
+            if !child.spans.is_empty() {
                 groups.push(self.group(child, false));
             } else {
                 notes.push(child);
@@ -228,9 +212,7 @@ impl Mapper {
         }
         let mut first = groups.remove(0);
         for note in notes {
-            let level = level(note["level"].as_str());
-            first =
-                first.element(level.message(note["message"].as_str().unwrap_or("").to_string()));
+            first = first.element(level(note.level).message(note.message.clone()));
         }
         groups.insert(0, first);
         renderer.render(&groups).to_string()
@@ -309,15 +291,11 @@ impl Mapper {
         })
     }
 
-    fn touches_tangled_file(&mut self, diagnostic: &Value) -> bool {
-        let children = diagnostic["children"].as_array().into_iter().flatten();
+    fn touches_tangled_file(&mut self, diagnostic: &Diagnostic) -> bool {
         std::iter::once(diagnostic)
-            .chain(children)
-            .flat_map(spans)
-            .any(|span| {
-                self.map_for(span["file_name"].as_str().unwrap_or(""))
-                    .is_some()
-            })
+            .chain(&diagnostic.children)
+            .flat_map(|diagnostic| &diagnostic.spans)
+            .any(|span| self.map_for(&span.file_name).is_some())
     }
 
     fn map_for(&mut self, file: &str) -> Option<&LineMap> {
@@ -336,12 +314,11 @@ impl Mapper {
 
     /// The span with tangled places replaced by Markdown places. A span whose ends land in different
     /// files, or out of order, is narrowed to its first line.
-    fn map_span(&mut self, span: &Value) -> Span {
-        let number = |key: &str| span[key].as_u64().unwrap_or(1) as usize;
-        let file = span["file_name"].as_str().unwrap_or("").to_string();
+    fn map_span(&mut self, span: &DiagnosticSpan) -> Span {
+        let file = span.file_name.clone();
         let (start, end) = (
-            (number("line_start"), number("column_start")),
-            (number("line_end"), number("column_end")),
+            (span.line_start, span.column_start),
+            (span.line_end, span.column_end),
         );
         let Some(map) = self.map_for(&file) else {
             return Span { file, start, end };
@@ -361,26 +338,25 @@ impl Mapper {
         }
     }
 
-    fn group<'a>(&mut self, diagnostic: &'a Value, primary: bool) -> Group<'a> {
-        let level = level(diagnostic["level"].as_str());
-        let text = diagnostic["message"].as_str().unwrap_or("").to_string();
+    fn group<'a>(&mut self, diagnostic: &'a Diagnostic, primary: bool) -> Group<'a> {
+        let level = level(diagnostic.level);
+        let text = diagnostic.message.clone();
         let title = if primary {
             level.primary_title(text)
         } else {
             level.secondary_title(text)
         };
-        let title = match diagnostic["code"]["code"].as_str() {
-            Some(code) => title.id(code),
+        let title = match &diagnostic.code {
+            Some(code) => title.id(&code.code),
             None => title,
         };
         let mut group = Group::with_title(title);
-        for span in spans(diagnostic) {
+        for span in &diagnostic.spans {
             let mapped = self.map_span(span);
-            let label = span["suggested_replacement"]
-                .as_str()
+            let label = (span.suggested_replacement.as_ref())
                 .map(|r| format!("try `{r}`"))
-                .or_else(|| span["label"].as_str().map(str::to_string));
-            let kind = if span["is_primary"].as_bool() == Some(true) {
+                .or_else(|| span.label.clone());
+            let kind = if span.is_primary {
                 AnnotationKind::Primary
             } else {
                 AnnotationKind::Context
@@ -412,16 +388,13 @@ fn unshown_span(span: &Span, label: Option<String>) -> String {
     }
 }
 
-fn spans(diagnostic: &Value) -> impl Iterator<Item = &Value> {
-    diagnostic["spans"].as_array().into_iter().flatten()
-}
-
-fn level(name: Option<&str>) -> Level<'static> {
-    match name {
-        Some("warning") => Level::WARNING,
-        Some("note" | "failure-note") => Level::NOTE,
-        Some("help") => Level::HELP,
-        _ => Level::ERROR,
+/// How annotate-snippets shows a diagnostic of a level.
+fn level(level: DiagnosticLevel) -> Level<'static> {
+    match level {
+        DiagnosticLevel::Warning => Level::WARNING,
+        DiagnosticLevel::Note | DiagnosticLevel::FailureNote => Level::NOTE,
+        DiagnosticLevel::Help => Level::HELP,
+        DiagnosticLevel::Error | DiagnosticLevel::Other => Level::ERROR,
     }
 }
 

@@ -13,10 +13,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use serde_json::Value;
-
 use crate::cargo_check::{Mapper, cargo_refused_the_arguments, renderer_for};
 use crate::cargo_command::cargo_command;
+use crate::cargo_messages::CargoMessage;
 
 /// Runs `cargo SUBCOMMAND ARGS` in the working directory, with places mapped; exits as cargo did.
 pub fn run(subcommand: &str, args: &[String]) -> ExitCode {
@@ -146,11 +145,10 @@ fn cargo_message(
     mapper: &mut Mapper,
     renderer: &annotate_snippets::Renderer,
 ) -> Option<String> {
-    let message: Value = serde_json::from_str(line).ok()?;
-    match message["reason"].as_str()? {
-        "build-script-executed" => mapper.add_out_dir(&message),
-        "compiler-message" => {
-            return Some((mapper.render_once(&message["message"], renderer)).unwrap_or_default());
+    match CargoMessage::parse(line)? {
+        CargoMessage::BuildScriptExecuted { out_dir } => mapper.add_out_dir(out_dir),
+        CargoMessage::CompilerMessage { message } => {
+            return Some((mapper.render_once(&message, renderer)).unwrap_or_default());
         }
         _ => {}
     }

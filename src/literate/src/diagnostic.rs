@@ -1,3 +1,6 @@
+//! Places in the book and the problems found at them: what every part of the tools reports, shown as
+//! `FILE:LINE:COL: message` as compilers show theirs, so that editors and terminals link them.
+
 use std::fmt;
 
 /// A place in the book as a reader finds it: the Markdown file's path as shown to the reader
@@ -48,6 +51,9 @@ impl Diagnostic {
         self
     }
 }
+
+/// A problem is an error of its own, for the tools that pass it on with others.
+impl std::error::Error for Diagnostic {}
 
 /// `FILE:LINE:COL: message`, then one indented line for each note.
 impl fmt::Display for Diagnostic {

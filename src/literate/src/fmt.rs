@@ -10,6 +10,8 @@ use std::process::{Command, Stdio};
 use similar::{DiffOp, TextDiff};
 
 pub use crate::splice::Edit;
+use anyhow::{Context, bail};
+
 use crate::splice::{NewChapter, splice};
 use crate::{
     Diagnostic, Disk, Marker, Place, Project, Reading, SourceText, TangledFile, Web, fenced_blocks,
@@ -18,7 +20,7 @@ use crate::{
 
 /// Runs rustfmt on a text of `project`'s book, for its edition and with its book's settings
 /// ([`Project::rustfmt_config`]), returning the formatted text.
-pub fn rustfmt(text: &str, project: &Project) -> Result<String, String> {
+pub fn rustfmt(text: &str, project: &Project) -> anyhow::Result<String> {
     let mut command = Command::new("rustfmt");
     command.args(["--edition", &project.edition, "--emit", "stdout", "--quiet"]);
     if let Some(config) = project.rustfmt_config() {
@@ -29,18 +31,18 @@ pub fn rustfmt(text: &str, project: &Project) -> Result<String, String> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run rustfmt: {e}"))?;
+        .context("cannot run rustfmt")?;
     child
         .stdin
         .take()
         .expect("stdin is piped")
         .write_all(text.as_bytes())
-        .map_err(|e| format!("cannot write to rustfmt: {e}"))?;
-    let output = child.wait_with_output().map_err(|e| e.to_string())?;
+        .context("cannot write to rustfmt")?;
+    let output = child.wait_with_output().context("rustfmt did not finish")?;
     if !output.status.success() {
-        return Err(String::from_utf8_lossy(&output.stderr).into_owned());
+        bail!("{}", String::from_utf8_lossy(&output.stderr));
     }
-    String::from_utf8(output.stdout).map_err(|e| e.to_string())
+    String::from_utf8(output.stdout).context("rustfmt's output is not UTF-8")
 }
 
 /// What `literate fmt` makes of a book: the new text of every chapter it changes, the edits that
@@ -84,7 +86,10 @@ pub fn plan_book(project: &Project) -> Result<(Plan, Vec<NewChapter>), Vec<Strin
         match rustfmt(&file.text, project) {
             Ok(text) => formatted.push((file, text)),
             Err(message) => {
-                return Err(vec![format!("rustfmt failed on {}: {message}", file.name)]);
+                return Err(vec![format!(
+                    "rustfmt failed on {}: {message:#}",
+                    file.name
+                )]);
             }
         }
     }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use toml_edit::{DocumentMut, InlineTable, Item, Table, value};
 
+use crate::manifest::Manifest;
 use crate::project::join;
 use crate::{Project, marker};
 
@@ -22,23 +23,18 @@ pub struct Setup {
 /// naming every reason, a directory without a crate, a crate that has a book or a build script
 /// already, or code that cannot be moved into a chunk as it is.
 pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
-    let manifest_path = crate_dir.join("Cargo.toml");
-    let manifest = fs::read_to_string(&manifest_path).map_err(|_| {
-        vec![format!(
+    if !crate_dir.join("Cargo.toml").is_file() {
+        return Err(vec![format!(
             "no Cargo.toml in {}: make a crate first (`cargo new --lib NAME`), then run \
              `literate init` in it",
             crate_dir.display()
-        )]
-    })?;
-    let mut document: DocumentMut = manifest
-        .parse()
-        .map_err(|e| vec![format!("Cargo.toml is not valid TOML: {e}")])?;
-    let Some(package) = document.get("package").and_then(Item::as_table_like) else {
-        return Err(vec![no_package(&document)]);
+        )]);
+    }
+    let manifest = Manifest::read(crate_dir).map_err(|problem| vec![problem.to_string()])?;
+    let Some(package) = manifest.package() else {
+        return Err(vec![no_package(&manifest)]);
     };
-    let name = (package.get("name").and_then(Item::as_str))
-        .unwrap_or("the crate")
-        .to_string();
+    let name = manifest.package_name().unwrap_or("the crate").to_string();
     let names_a_build_script = package.contains_key("build");
     let project = Project::open(crate_dir).map_err(|problem| vec![problem.to_string()])?;
     let root = RootFile::of(crate_dir);
@@ -90,6 +86,7 @@ pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
     if !refusals.is_empty() {
         return Err(refusals);
     }
+    let mut document = manifest.toml().editable();
     add_build_dependency(&mut document, &relative_to(crate_dir, literate));
     let files = vec![
         (book_toml, book_config(&name, &project)),
@@ -108,15 +105,12 @@ pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
 
 /// Why a manifest with no `[package]` cannot be made literate, and what to do instead: a workspace
 /// root is told its members.
-fn no_package(document: &DocumentMut) -> String {
-    let Some(workspace) = document.get("workspace").and_then(Item::as_table_like) else {
+fn no_package(manifest: &Manifest) -> String {
+    let Some(members) = manifest.workspace_members() else {
         return "Cargo.toml has no [package]: make a crate first (`cargo new --lib NAME`), then \
                 run `literate init` in it"
             .to_string();
     };
-    let members: Vec<&str> = (workspace.get("members").and_then(Item::as_array))
-        .map(|members| members.iter().filter_map(|m| m.as_str()).collect())
-        .unwrap_or_default();
     let which = if members.is_empty() {
         "it lists no members yet".to_string()
     } else {
@@ -348,7 +342,7 @@ fn shell(attributes: &str, root: &RootFile) -> String {
 const BUILD_SCRIPT: &str = "//! Tangles the book into `OUT_DIR`, with every problem at its place in the Markdown.\n\n\
                             fn main() {\n    literate::build_script::run();\n}\n";
 
-/// The manifest with the tangler as a build dependency (without its language server).
+/// The manifest with the tangler as a build dependency, without the tools that a build never runs.
 fn add_build_dependency(document: &mut DocumentMut, literate: &Path) {
     let dependencies = document
         .entry("build-dependencies")
@@ -412,13 +406,11 @@ mod tests {
 
     #[test]
     fn a_workspace_root_is_told_its_members() {
-        let root: DocumentMut = "[workspace]\nmembers = [\"game\", \"tools\"]\n"
-            .parse()
-            .unwrap();
+        let root = Manifest::parse("[workspace]\nmembers = [\"game\", \"tools\"]\n").unwrap();
         let said = no_package(&root);
         assert!(said.contains("workspace root"), "{said}");
         assert!(said.contains("its members: game, tools"), "{said}");
-        let empty: DocumentMut = "[dependencies]\n".parse().unwrap();
+        let empty = Manifest::parse("[dependencies]\n").unwrap();
         assert!(no_package(&empty).starts_with("Cargo.toml has no [package]"));
     }
 

@@ -10,28 +10,45 @@
 
 mod book;
 pub mod build_script;
-pub mod cargo_check;
-pub mod cargo_command;
-pub mod cargo_run;
 mod diagnostic;
-pub mod fmt;
-pub mod identifiers;
-pub mod init;
 mod line_map;
-#[cfg(feature = "lsp")]
-pub mod lsp;
+mod manifest;
 mod markdown;
 mod marker;
-pub mod preprocessor;
 mod project;
 mod shells;
 mod source;
-mod splice;
 mod syntax;
 mod tangle;
-pub mod theme;
-pub mod weave;
 mod web;
+
+// The tools: everything but the tangler that a build script needs. A literate crate's build
+// dependency leaves them off (`default-features = false`), so its first build compiles the tangler
+// and the parsers it stands on, and none of the tools' own dependencies.
+#[cfg(feature = "tools")]
+pub mod cargo_check;
+#[cfg(feature = "tools")]
+pub mod cargo_command;
+#[cfg(feature = "tools")]
+mod cargo_messages;
+#[cfg(feature = "tools")]
+pub mod cargo_run;
+#[cfg(feature = "tools")]
+pub mod fmt;
+#[cfg(feature = "tools")]
+pub mod identifiers;
+#[cfg(feature = "tools")]
+pub mod init;
+#[cfg(feature = "tools")]
+pub mod lsp;
+#[cfg(feature = "tools")]
+pub mod preprocessor;
+#[cfg(feature = "tools")]
+mod splice;
+#[cfg(feature = "tools")]
+pub mod theme;
+#[cfg(feature = "tools")]
+pub mod weave;
 
 pub use book::{Book, Disk, Files, Overlays, chapter_links, load_book, load_book_with};
 pub use diagnostic::{Diagnostic, Place};
@@ -39,10 +56,9 @@ pub use line_map::LineMap;
 pub use markdown::{CodeBlock, CodeLine, fenced_blocks};
 pub use marker::{Marker, marker};
 pub use project::{Figures, PREPROCESSOR, Project};
-pub use shells::{
-    ShellCache, check_shells, check_shells_kept, gated_files, root_roles, shell_paths,
-};
+pub use shells::{ShellCache, check_shells, check_shells_kept, shell_paths};
 pub use source::SourceText;
+#[cfg(feature = "tools")]
 pub use splice::{NewChapter, WriteError, write_chapters};
 pub use syntax::{MAX_NESTING, check_syntax, check_syntax_of_all};
 pub use tangle::{MAX_BYTES, MAX_LINES, TangledFile, is_announcement, tangle, write_if_changed};

@@ -1,3 +1,8 @@
+//! The line map of a tangled file: for each of its lines, the Markdown place it came from and the
+//! indentation the references added in front of it. The build script writes it beside the file as
+//! text (`NAME.rs.map`); every tool that reports a problem in tangled code reads it to report the
+//! problem in the book instead.
+
 use crate::Place;
 
 /// Where each line of a tangled file came from: a Markdown place, and how much indentation the

@@ -1,3 +1,7 @@
+//! A chapter's fenced code blocks, found by the CommonMark parser mdbook renders with, each line with
+//! its place in the Markdown: the tangler sees exactly the blocks a reader sees, in lists and block
+//! quotes too.
+
 use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};

@@ -1,3 +1,6 @@
+//! The chunk markers: the comment lines in a chapter's code that define a chunk, continue one, or
+//! stand for one, read from one line at a time.
+
 /// What a chunk marker line says: `// <<name>>=` defines a chunk, `// <<name>>+=` continues it and
 /// `// <<name>>` alone on a line stands for its text.
 #[derive(Clone, Debug, PartialEq, Eq)]

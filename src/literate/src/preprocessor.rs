@@ -26,9 +26,11 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
+use anyhow::{Context, bail};
+
 use crate::cargo_check::{cargo, renderer_for};
-use crate::weave::{Chapter, figure_requests, weave};
-use crate::{Figures, Project, TangledFile};
+use crate::weave::{Chapter, figure_requests, weave, weave_tangled};
+use crate::{Figures, Project, TangledFile, Web};
 use serde_json::Value;
 
 /// The mdbook series whose preprocessor protocol this program speaks: a `[context, book]` pair with
@@ -74,7 +76,7 @@ pub fn run(name: &str, args: &[String]) -> ExitCode {
     let (context, mut book) = match read_input() {
         Ok(input) => input,
         Err(error) => {
-            eprintln!("{name}: cannot read the book from mdbook: {error}");
+            eprintln!("{name}: cannot read the book from mdbook: {error:#}");
             return ExitCode::FAILURE;
         }
     };
@@ -106,8 +108,8 @@ pub fn run(name: &str, args: &[String]) -> ExitCode {
 }
 
 /// The context and the book that mdbook sends: `[context, book]`.
-fn read_input() -> Result<(Value, Value), String> {
-    let input: Value = serde_json::from_reader(io::stdin()).map_err(|e| e.to_string())?;
+fn read_input() -> anyhow::Result<(Value, Value)> {
+    let input: Value = serde_json::from_reader(io::stdin())?;
     match input {
         Value::Array(pair) if pair.len() == 2 => {
             let mut pair = pair.into_iter();
@@ -115,7 +117,7 @@ fn read_input() -> Result<(Value, Value), String> {
             let book = pair.next().expect("two items");
             Ok((context, book))
         }
-        _ => Err("expected a JSON array of the context and the book".to_string()),
+        _ => bail!("expected a JSON array of the context and the book"),
     }
 }
 
@@ -191,8 +193,18 @@ fn weave_book(project: &Project, context: &Value, book: &mut Value) -> Result<()
             crate::PREPROCESSOR
         )),
     };
-    let roles = crate::root_roles(crate_dir);
-    let (woven, problems) = weave(&chapters, &project.src, &roles, &mut figures);
+    let roles = crate::weave::root_roles(crate_dir);
+    let (woven, problems) = if is_what_was_tangled(&chapters, &project.src, &outcome.web) {
+        weave_tangled(
+            &chapters,
+            &outcome.web,
+            &outcome.files,
+            &roles,
+            &mut figures,
+        )
+    } else {
+        weave(&chapters, &project.src, &roles, &mut figures)
+    };
     if !problems.is_empty() {
         for problem in &problems {
             eprintln!("error: {problem}");
@@ -208,6 +220,17 @@ fn weave_book(project: &Project, context: &Value, book: &mut Value) -> Result<()
         }
     });
     Ok(())
+}
+
+/// Whether mdbook sent the chapters exactly as the tangler read them from disk, in the same order,
+/// so that the tangler's web and files serve the weaver too. Another preprocessor that ran first
+/// (mdbook's `{{#include}}`, say) may have changed a chapter: the weaver then reads mdbook's text.
+fn is_what_was_tangled(chapters: &[Chapter], display_dir: &str, web: &Web) -> bool {
+    chapters.len() == web.chapters.len()
+        && chapters.iter().zip(&web.chapters).all(|(chapter, read)| {
+            read.display == format!("{display_dir}/{}", chapter.path)
+                && read.text == chapter.content
+        })
 }
 
 /// Writes the book's theme files if they are not this weaver's, and checks that mdbook's HTML
@@ -288,11 +311,7 @@ fn keep_scripts(project: &Project, scripts: &[TangledFile], context: &Value) -> 
 }
 
 /// The chapters the tangler read that mdbook did not send, each with the place of its first line.
-fn missing_chapters(
-    project: &Project,
-    web: &crate::Web,
-    sent: &[Chapter],
-) -> Vec<(String, crate::Place)> {
+fn missing_chapters(project: &Project, web: &Web, sent: &[Chapter]) -> Vec<(String, crate::Place)> {
     let prefix = format!("{}/", project.src);
     web.chapters
         .iter()
@@ -347,10 +366,12 @@ fn draw_figures(
         Some(drawn) => drawn.program,
         None => build_figures(project, figures)?,
     };
-    let answers = run_figures(&program, requests).map_err(|message: String| {
-        eprintln!("error: {message}");
-        1_usize
-    })?;
+    let answers = run_figures(&program, requests)
+        .with_context(|| format!("the figures program {}", program.display()))
+        .map_err(|error| {
+            eprintln!("error: {error:#}");
+            1_usize
+        })?;
     let answers: HashMap<_, _> = keys.into_iter().zip(answers).collect();
     if let Some(key) = drawn_key(sources, &program) {
         Drawn::write(figures, key, &program, &answers);
@@ -520,34 +541,31 @@ fn build_figures(project: &Project, figures: &Figures) -> Result<PathBuf, usize>
 fn run_figures(
     program: &Path,
     requests: &[Vec<String>],
-) -> Result<Vec<Result<String, String>>, String> {
-    let failed = |why: String| format!("the figures program {}: {why}", program.display());
+) -> anyhow::Result<Vec<Result<String, String>>> {
     let mut child = Command::new(program)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .map_err(|e| failed(format!("cannot start: {e}")))?;
+        .context("cannot start")?;
     let input = serde_json::to_vec(requests).expect("words are JSON");
     child
         .stdin
         .take()
         .expect("stdin is piped")
         .write_all(&input)
-        .map_err(|e| failed(format!("cannot be given the figures: {e}")))?;
-    let output = child
-        .wait_with_output()
-        .map_err(|e| failed(e.to_string()))?;
+        .context("cannot be given the figures")?;
+    let output = child.wait_with_output().context("did not finish")?;
     if !output.status.success() {
-        return Err(failed(format!("failed ({})", output.status)));
+        bail!("failed ({})", output.status);
     }
     let answers: Vec<serde_json::Value> = serde_json::from_slice(&output.stdout)
-        .map_err(|e| failed(format!("answered with something other than JSON: {e}")))?;
+        .context("answered with something other than JSON")?;
     if answers.len() != requests.len() {
-        return Err(failed(format!(
+        bail!(
             "drew {} figures for {} requests",
             answers.len(),
             requests.len()
-        )));
+        );
     }
     Ok(answers.iter().map(answer).collect())
 }
@@ -566,5 +584,31 @@ fn as_json(answer: &Result<String, String>) -> Value {
     match answer {
         Ok(html) => serde_json::json!({ "html": html }),
         Err(error) => serde_json::json!({ "error": error }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SourceText;
+
+    #[test]
+    fn the_tangler_s_reading_serves_the_weaver_only_when_mdbook_sent_the_same_text() {
+        let text = "# A\n\n```rust\n// <<file:a.rs>>=\nfn a() {}\n```\n";
+        let (web, _) = Web::parse(vec![SourceText::new("book/src/a.md", text)]);
+        let chapter = |content: &str| Chapter {
+            path: "a.md".to_string(),
+            title: "A".to_string(),
+            content: content.to_string(),
+        };
+        assert!(is_what_was_tangled(&[chapter(text)], "book/src", &web));
+        let included = text.replace("fn a() {}", "fn a() {} // from {{#include}}");
+        assert!(!is_what_was_tangled(
+            &[chapter(&included)],
+            "book/src",
+            &web
+        ));
+        assert!(!is_what_was_tangled(&[chapter(text)], "docs/src", &web));
+        assert!(!is_what_was_tangled(&[], "book/src", &web));
     }
 }

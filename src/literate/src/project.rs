@@ -15,12 +15,10 @@
 //! - The weaver keeps its script and style sheet in the book's `theme` directory, or the one
 //!   `[preprocessor.literate] theme` names, relative to the book's root.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
-use toml_edit::{Document, Item};
-
-use crate::{Diagnostic, Place, SourceText};
+use crate::manifest::{Manifest, TomlFile};
+use crate::{Diagnostic, Place};
 
 /// A crate with a book, as its configuration describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,13 +53,13 @@ impl Project {
     /// Reads the configuration of the crate in `crate_dir`. A manifest or `book.toml` that cannot
     /// be read, or holds a setting of the wrong kind, is reported at its place.
     pub fn open(crate_dir: &Path) -> Result<Project, Diagnostic> {
-        let manifest = Toml::read(crate_dir, "Cargo.toml")?
-            .ok_or_else(|| Diagnostic::new(Place::new("Cargo.toml", 1, 1), NO_MANIFEST))?;
+        let manifest = Manifest::read(crate_dir)?;
+        let manifest = manifest.toml();
         let book_root = manifest
             .string(&["package", "metadata", "literate", "book"])?
             .unwrap_or_else(|| "book".to_string());
         let book_root = clean(&book_root);
-        let config = Toml::read(crate_dir, &join(&book_root, "book.toml"))?;
+        let config = TomlFile::read(crate_dir, &join(&book_root, "book.toml"))?;
         let setting = |keys: &[&str]| match &config {
             Some(config) => config.string(keys),
             None => Ok(None),
@@ -162,71 +160,12 @@ fn figures_at(crate_dir: &Path, dir: &str) -> Result<Figures, Diagnostic> {
             ),
         )
     };
-    let package = Toml::read(crate_dir, &manifest)?.ok_or_else(missing)?;
+    let package = TomlFile::read(crate_dir, &manifest)?.ok_or_else(missing)?;
     let name = package.string(&["package", "name"])?.ok_or_else(missing)?;
     Ok(Figures {
         dir: dir.to_string(),
         package: name,
     })
-}
-
-const NO_MANIFEST: &str = "no Cargo.toml here: the literate tools serve a crate whose book is in \
-                           `book` beside its manifest, or where `[package.metadata.literate] book` \
-                           puts it";
-
-/// A TOML file of the crate, read with the spans of its values.
-struct Toml {
-    source: SourceText,
-    document: Document<String>,
-}
-
-impl Toml {
-    /// The file `name` of the crate (relative, with `/`), or `None` if there is none.
-    fn read(crate_dir: &Path, name: &str) -> Result<Option<Toml>, Diagnostic> {
-        let text = match fs::read(crate_dir.join(name)) {
-            Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
-                Diagnostic::new(Place::new(name, 1, 1), format!("{name} is not UTF-8: {e}"))
-            })?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => {
-                return Err(Diagnostic::new(
-                    Place::new(name, 1, 1),
-                    format!("cannot read {name}: {e}"),
-                ));
-            }
-        };
-        let source = SourceText::new(name, text.clone());
-        match Document::parse(text) {
-            Ok(document) => Ok(Some(Toml { source, document })),
-            Err(e) => {
-                let at = e.span().map_or(0, |span| span.start);
-                let message = e.message().trim_end().to_string();
-                Err(Diagnostic::new(
-                    source.place(at),
-                    format!("{name} is not valid TOML: {message}"),
-                ))
-            }
-        }
-    }
-
-    /// The string at a path of keys, `None` if any key is missing; an error, at the value, if it is
-    /// there but not a string.
-    fn string(&self, keys: &[&str]) -> Result<Option<String>, Diagnostic> {
-        let mut item: &Item = self.document.as_item();
-        for key in keys {
-            match item.get(key) {
-                Some(inner) => item = inner,
-                None => return Ok(None),
-            }
-        }
-        match item.as_str() {
-            Some(text) => Ok(Some(text.to_string())),
-            None => Err(Diagnostic::new(
-                self.source.place(item.span().map_or(0, |span| span.start)),
-                format!("`{}` must be a string", keys.join(".")),
-            )),
-        }
-    }
 }
 
 /// A relative path as the tools name it: `/` between names, no `.` parts, no trailing `/`.
@@ -249,6 +188,8 @@ pub(crate) fn join(first: &str, second: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     fn crate_with(files: &[(&str, &str)]) -> tempfile::TempDir {

@@ -1,3 +1,6 @@
+//! A Markdown file's text as the tools hold it: with the path the reader knows it by, and where its
+//! lines start, so that any byte of it can be named as a line and column.
+
 use crate::Place;
 
 /// A Markdown file's text, with the path a reader knows it by and an index of where its lines start,

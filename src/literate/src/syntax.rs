@@ -1,3 +1,8 @@
+//! The syntax check: every tangled file parsed as Rust with syn, its first error reported at the
+//! Markdown place it came from, before the compiler sees the file (which would report it in
+//! `OUT_DIR`). The files are parsed side by side, on threads with stacks deep enough for the deepest
+//! nesting the check allows.
+
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

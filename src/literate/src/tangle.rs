@@ -1,3 +1,7 @@
+//! Tangling: the web checked as a whole (one definition for each chunk, every reference defined, no
+//! cycle, every chunk used) and each root expanded into its file, with the line map that leads every
+//! line back to its chapter. Nothing recurses, so no book can make it overflow its stack.
+
 use std::collections::{HashMap, HashSet};
 use std::io;
 use std::ops::ControlFlow;

@@ -1,3 +1,8 @@
+//! The web: every chunk of the book, read from the chapters' code blocks in book order, each part with
+//! its lines and references, and the graph of who uses whom. Problems of single blocks (a malformed
+//! header, a fence left open, a fence a letter off) are found here; problems of the web as a whole
+//! are the tangler's.
+
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 

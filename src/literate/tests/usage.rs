@@ -91,13 +91,24 @@ fn check_outside_a_book_says_so_in_one_line() {
 /// Runs `literate lsp ARGS` in an empty directory with `input` as all the editor ever sends; its
 /// exit status and standard error.
 fn language_server_given(args: &[&str], input: &[u8]) -> (Option<i32>, String) {
+    let (code, _, stderr) = language_server_in(None, args, input);
+    (code, stderr)
+}
+
+/// [`language_server_given`] in `dir` (a new empty directory if `None`): the exit status, standard
+/// output and standard error.
+fn language_server_in(
+    dir: Option<&std::path::Path>,
+    args: &[&str],
+    input: &[u8],
+) -> (Option<i32>, String, String) {
     use std::io::Write;
     use std::process::Stdio;
-    let dir = tempfile::tempdir().expect("a temporary directory");
+    let empty = tempfile::tempdir().expect("a temporary directory");
     let mut server = Command::new(env!("CARGO_BIN_EXE_literate"))
         .arg("lsp")
         .args(args)
-        .current_dir(dir.path())
+        .current_dir(dir.unwrap_or(empty.path()))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -109,8 +120,40 @@ fn language_server_given(args: &[&str], input: &[u8]) -> (Option<i32>, String) {
     let output = server.wait_with_output().expect("the server ends");
     (
         output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+#[test]
+fn the_language_server_outside_a_book_answers_initialize_with_the_reason() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let uri = format!("file://{}", dir.path().display());
+    let initialize = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"capabilities":{{}},"rootUri":"{uri}"}}}}"#
+    );
+    let input = format!("Content-Length: {}\r\n\r\n{initialize}", initialize.len());
+    let (code, stdout, stderr) = language_server_in(Some(dir.path()), &[], input.as_bytes());
+    assert_eq!(code, Some(1), "{stderr}");
+    let (_, body) = stdout.split_once("\r\n\r\n").expect("one answer, framed");
+    let answer: serde_json::Value = serde_json::from_str(body).expect("the answer is JSON");
+    assert_eq!(answer["id"], 1);
+    assert_eq!(answer["error"]["code"], -32803, "RequestFailed: {answer}");
+    assert_eq!(answer["error"]["data"]["retry"], false);
+    let message = answer["error"]["message"].as_str().unwrap();
+    let reason = format!("no book at or above {}", dir.path().display());
+    assert!(
+        message.starts_with(&format!("literate lsp: {reason}:")),
+        "{message}"
+    );
+    assert!(message.ends_with("`literate init` starts one"), "{message}");
+    assert_eq!(
+        stderr,
+        format!(
+            "literate lsp: stopped: {}\n",
+            &message["literate lsp: ".len()..]
+        )
+    );
 }
 
 #[test]

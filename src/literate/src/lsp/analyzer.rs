@@ -9,6 +9,8 @@ use std::thread;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
+use anyhow::Context;
+
 use crate::cargo_command::forget_the_program_cargo_ran;
 use lsp_server::Message;
 
@@ -35,7 +37,7 @@ pub struct Analyzer {
 
 impl Analyzer {
     /// Starts `program` with `target_dir` as Cargo's target directory, in `dir`.
-    pub fn start(program: &Path, dir: &Path, target_dir: &Path) -> Result<Analyzer, String> {
+    pub fn start(program: &Path, dir: &Path, target_dir: &Path) -> anyhow::Result<Analyzer> {
         let mut command = Command::new(program);
         forget_the_program_cargo_ran(&mut command);
         if let Some(source) = std_source_to_name(dir) {
@@ -48,7 +50,7 @@ impl Analyzer {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+            .with_context(|| format!("cannot start {}", program.display()))?;
         let mut stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");

@@ -13,8 +13,10 @@ use serde_json::Value;
 use crate::lsp::positions::{Located, Position, Positions};
 use crate::lsp::rewrite::from_lsp;
 use crate::lsp::uri::path_of;
+use crate::manifest::Manifest;
+use crate::shells::includes;
 use crate::{
-    Diagnostic, Files, Kept, Overlays, Project, Reading, TangledFile, Web, gated_files,
+    Diagnostic, Files, Kept, Overlays, Project, Reading, SourceText, TangledFile, Web,
     tangle_project,
 };
 
@@ -209,4 +211,23 @@ impl EditedBook {
         };
         text.lines().nth(line).map(str::to_string)
     }
+}
+
+/// The features each tangled file needs, by file name: those that the target whose root is the
+/// shell that includes it requires (`required-features`). Files of the library and of targets that
+/// require nothing are not listed; nor is anything when the manifest cannot be read.
+fn gated_files(crate_dir: &Path) -> HashMap<String, Vec<String>> {
+    let targets = Manifest::read(crate_dir)
+        .map(|manifest| manifest.targets(crate_dir))
+        .unwrap_or_default();
+    let mut gated = HashMap::new();
+    for target in targets.iter().filter(|t| !t.required_features.is_empty()) {
+        let Ok(text) = fs::read_to_string(crate_dir.join(&target.path)) else {
+            continue;
+        };
+        for include in includes(&SourceText::new(target.path.as_str(), text)) {
+            gated.insert(include.file, target.required_features.clone());
+        }
+    }
+    gated
 }

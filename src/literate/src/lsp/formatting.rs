@@ -51,7 +51,7 @@ pub fn format_chapter(
     for file in book.positions.files() {
         let text = if file.map.sources().iter().any(|s| s == chapter) {
             rustfmt(&file.text, &book.project)
-                .map_err(|why| format!("rustfmt failed on {}: {why}", file.name))?
+                .map_err(|why| format!("rustfmt failed on {}: {why:#}", file.name))?
         } else {
             file.text.clone()
         };

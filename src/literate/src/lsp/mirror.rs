@@ -7,10 +7,12 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use anyhow::Context;
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
 
-use crate::shells::includes;
-use crate::{SourceText, TangledFile, shell_paths, write_if_changed};
+use crate::manifest::{Manifest, Target, TargetKind};
+use crate::shells::{includes, shell_paths};
+use crate::{SourceText, TangledFile, write_if_changed};
 
 /// The directory, under the crate's `target/`, that holds the mirror.
 pub const MIRROR_DIR: &str = "target/literate-lsp";
@@ -24,21 +26,20 @@ pub struct Mirror {
 impl Mirror {
     /// Writes the mirror of the crate in `crate_dir` with the tangled `files`: its manifest, lock
     /// file, library root and the files themselves.
-    pub fn create(crate_dir: &Path, files: &[TangledFile]) -> Result<Mirror, String> {
+    pub fn create(crate_dir: &Path, files: &[TangledFile]) -> anyhow::Result<Mirror> {
         let mirror = Mirror {
             dir: crate_dir.join(MIRROR_DIR),
         };
         let shells = Shells::read(crate_dir)?;
-        let manifest = fs::read_to_string(crate_dir.join("Cargo.toml"))
-            .map_err(|e| format!("cannot read Cargo.toml: {e}"))?;
+        let manifest = Manifest::read(crate_dir)?;
         let manifest = mirror_manifest(&manifest, crate_dir, &shells)?;
         for dir in std::iter::once("tangled").chain(shells.module_dirs.iter().map(String::as_str)) {
-            fs::create_dir_all(mirror.dir.join(dir))
-                .map_err(|e| format!("cannot create {}: {e}", mirror.dir.join(dir).display()))?;
+            let dir = mirror.dir.join(dir);
+            fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
         }
         let write = |name: &str, text: &str| {
             write_if_changed(&mirror.dir.join(name), text)
-                .map_err(|e| format!("cannot write the mirror's {name}: {e}"))
+                .with_context(|| format!("cannot write the mirror's {name}"))
         };
         write("Cargo.toml", &manifest)?;
         write("lib.rs", &shells.library)?;
@@ -48,7 +49,7 @@ impl Mirror {
         for file in files {
             mirror
                 .write(file)
-                .map_err(|e| format!("cannot write the mirror's {}: {e}", file.name))?;
+                .with_context(|| format!("cannot write the mirror's {}", file.name))?;
         }
         Ok(mirror)
     }
@@ -83,13 +84,13 @@ struct Shells {
 }
 
 impl Shells {
-    fn read(crate_dir: &Path) -> Result<Shells, String> {
+    fn read(crate_dir: &Path) -> anyhow::Result<Shells> {
         let mut library = None;
         let mut module_dirs = Vec::new();
         let mut whole = Vec::new();
         for path in shell_paths(crate_dir) {
             let text = fs::read_to_string(&path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                .with_context(|| format!("cannot read {}", path.display()))?;
             let relative = path.strip_prefix(crate_dir).unwrap_or(&path);
             let relative = relative.to_string_lossy().replace('\\', "/");
             if relative == "src/lib.rs" {
@@ -103,7 +104,7 @@ impl Shells {
                 whole.push((relative, file));
             }
         }
-        let library = library.ok_or("the crate has no src/lib.rs")?;
+        let library = library.context("the crate has no src/lib.rs")?;
         Ok(Shells {
             library,
             module_dirs,
@@ -154,10 +155,9 @@ fn library_root(text: &str) -> String {
 
 /// The mirror's manifest: the real one's package, features, dependencies and profiles, a workspace
 /// of its own, path dependencies made absolute, and targets rooted at the tangled files.
-fn mirror_manifest(real: &str, crate_dir: &Path, shells: &Shells) -> Result<String, String> {
-    let mut doc: DocumentMut = real
-        .parse()
-        .map_err(|e| format!("cannot read Cargo.toml: {e}"))?;
+fn mirror_manifest(real: &Manifest, crate_dir: &Path, shells: &Shells) -> anyhow::Result<String> {
+    let mut doc = real.toml().editable();
+    let targets = real.targets(crate_dir);
     let mut bins = take_targets(&mut doc, "bin");
     let mut benches = take_targets(&mut doc, "bench");
     for key in ["workspace", "lib", "test", "example", "build-dependencies"] {
@@ -166,7 +166,7 @@ fn mirror_manifest(real: &str, crate_dir: &Path, shells: &Shells) -> Result<Stri
     let package = doc
         .get_mut("package")
         .and_then(Item::as_table_mut)
-        .ok_or("Cargo.toml has no [package]")?;
+        .context("Cargo.toml has no [package]")?;
     for key in ["build", "default-run", "workspace"] {
         package.remove(key);
     }
@@ -182,8 +182,8 @@ fn mirror_manifest(real: &str, crate_dir: &Path, shells: &Shells) -> Result<Stri
     let mut lib = Table::new();
     lib.insert("path", value("lib.rs"));
     doc.insert("lib", Item::Table(lib));
-    retarget(&mut bins, shells);
-    retarget(&mut benches, shells);
+    retarget(&mut bins, TargetKind::Program, &targets, shells);
+    retarget(&mut benches, TargetKind::Benchmark, &targets, shells);
     let mut tests = ArrayOfTables::new();
     for (shell, file) in &shells.whole {
         if let Some(name) = shell
@@ -211,26 +211,31 @@ fn take_targets(doc: &mut DocumentMut, key: &str) -> ArrayOfTables {
     }
 }
 
-/// Points each target whose shell is one tangled file at that file; drops the others, which hold
-/// no code of the book.
-fn retarget(targets: &mut ArrayOfTables, shells: &Shells) {
-    targets.retain(|target| {
-        let shell = target.get("path").and_then(Item::as_str);
-        shell
-            .and_then(|shell| shells.tangled_file_of(shell))
-            .is_some()
-    });
-    for target in targets.iter_mut() {
-        let shell = target
-            .get("path")
-            .and_then(Item::as_str)
-            .unwrap_or_default();
-        let file = shells
-            .tangled_file_of(shell)
-            .unwrap_or_default()
-            .to_string();
-        target.insert("path", value(format!("tangled/{file}")));
+/// The tables of the targets of one kind whose shell is one tangled file, each pointed at that
+/// file (the others hold no code of the book), and a table for a program Cargo finds by itself
+/// (`src/main.rs`), which the mirror has to declare. `tables` are the manifest's own, in the order
+/// `targets` lists their kind.
+fn retarget(tables: &mut ArrayOfTables, kind: TargetKind, targets: &[Target], shells: &Shells) {
+    let of_kind = targets.iter().filter(|target| target.kind == kind);
+    let declared = tables
+        .iter()
+        .cloned()
+        .map(Some)
+        .chain(std::iter::repeat(None));
+    let mut kept = ArrayOfTables::new();
+    for (target, table) in of_kind.zip(declared) {
+        let Some(file) = shells.tangled_file_of(&target.path) else {
+            continue;
+        };
+        let mut table = table.unwrap_or_else(|| {
+            let mut found_by_cargo = Table::new();
+            found_by_cargo.insert("name", value(&target.name));
+            found_by_cargo
+        });
+        table.insert("path", value(format!("tangled/{file}")));
+        kept.push(table);
     }
+    *tables = kept;
 }
 
 /// Makes every `path = "…"` of a dependency table absolute, relative to the real crate.
@@ -271,7 +276,8 @@ mod tests {
             ],
         };
         let real = "[workspace]\nmembers = [\".\"]\n\n[package]\nname = \"game\"\nedition = \"2024\"\nbuild = \"build.rs\"\n\n[[bin]]\nname = \"game\"\npath = \"src/main.rs\"\nrequired-features = [\"window\"]\n\n[[bench]]\nname = \"other\"\npath = \"src/other.rs\"\n\n[dependencies]\nrand = \"0.10\"\n\n[build-dependencies]\nlit = { path = \"lit\" }\n\n[dev-dependencies]\nlit = { path = \"lit\" }\n";
-        let manifest = mirror_manifest(real, Path::new("/crate"), &shells).unwrap();
+        let real = Manifest::parse(real).unwrap();
+        let manifest = mirror_manifest(&real, Path::new("/crate"), &shells).unwrap();
         let doc: DocumentMut = manifest.parse().unwrap();
         assert!(doc["workspace"].as_table().unwrap().is_empty());
         assert!(doc.get("build-dependencies").is_none());
@@ -294,5 +300,26 @@ mod tests {
         );
         let tests = doc["test"].as_array_of_tables().unwrap();
         assert_eq!(tests.get(0).unwrap()["name"].as_str(), Some("end_to_end"));
+    }
+
+    #[test]
+    fn a_program_cargo_finds_by_itself_is_declared_in_the_mirror() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("src")).unwrap();
+        fs::write(dir.path().join("src/main.rs"), "").unwrap();
+        let shells = Shells {
+            library: String::new(),
+            module_dirs: Vec::new(),
+            whole: vec![("src/main.rs".into(), "main.rs".into())],
+        };
+        let real = Manifest::parse("[package]\nname = \"game\"\n").unwrap();
+        let manifest = mirror_manifest(&real, dir.path(), &shells).unwrap();
+        let doc: DocumentMut = manifest.parse().unwrap();
+        let bins = doc["bin"].as_array_of_tables().unwrap();
+        assert_eq!(bins.get(0).unwrap()["name"].as_str(), Some("game"));
+        assert_eq!(
+            bins.get(0).unwrap()["path"].as_str(),
+            Some("tangled/main.rs")
+        );
     }
 }

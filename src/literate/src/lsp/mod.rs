@@ -29,7 +29,7 @@ mod uri;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use lsp_server::Connection;
+use lsp_server::{Connection, ErrorCode, Message, RequestId, Response, ResponseError};
 use serde_json::{Value, json};
 
 use crate::Project;
@@ -69,7 +69,13 @@ fn serve(connection: Connection) -> Result<(), Stopped> {
             Stopped::Because(e.to_string())
         }
     })?;
-    let project = project(&params).map_err(Stopped::Because)?;
+    let project = match project(&params) {
+        Ok(project) => project,
+        Err(why) => {
+            refuse_to_initialize(&connection, id, &why);
+            return Err(Stopped::Because(why));
+        }
+    };
     let result = json!({
         "capabilities": capabilities(),
         "serverInfo": {"name": "literate lsp", "version": env!("CARGO_PKG_VERSION")},
@@ -80,7 +86,24 @@ fn serve(connection: Connection) -> Result<(), Stopped> {
     let capabilities = params["capabilities"].clone();
     server::Server::new(editor::Editor::new(connection), project, capabilities)
         .serve()
-        .map_err(Stopped::Because)
+        .map_err(|why| Stopped::Because(format!("{why:#}")))
+}
+
+/// Answers the editor's `initialize` with an error that says why there is nothing to serve (no book
+/// here), for the editor to show its user, and that trying again will not help.
+fn refuse_to_initialize(connection: &Connection, id: RequestId, why: &str) {
+    let error = ResponseError {
+        code: ErrorCode::RequestFailed as i32,
+        message: format!("literate lsp: {why}"),
+        data: Some(json!({"retry": false})),
+    };
+    let answer = Response {
+        id,
+        result: None,
+        error: Some(error),
+    };
+    // An editor that is gone hears nothing either way; the reason is also said on stderr.
+    let _ = connection.sender.send(Message::Response(answer));
 }
 
 /// Serves the book of the crate in `crate_dir` on an initialized connection, for an editor with
@@ -90,8 +113,8 @@ pub fn serve_book(
     connection: Connection,
     crate_dir: &Path,
     capabilities: Value,
-) -> Result<(), String> {
-    let project = Project::open(crate_dir).map_err(|problem| problem.to_string())?;
+) -> anyhow::Result<()> {
+    let project = Project::open(crate_dir)?;
     server::Server::new(editor::Editor::new(connection), project, capabilities).serve()
 }
 

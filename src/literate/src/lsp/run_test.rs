@@ -11,6 +11,8 @@ use lsp_server::{ErrorCode, Request};
 use lsp_types::MessageType;
 use serde_json::{Value, json};
 
+use anyhow::{Context, bail};
+
 use crate::Place;
 use crate::cargo_run::run_captured;
 use crate::lsp::book::EditedBook;
@@ -159,7 +161,7 @@ pub fn start(crate_dir: PathBuf, name: String, done: Sender<TestRun>) {
             Err(why) => TestRun {
                 passed: false,
                 failures: Vec::new(),
-                tail: why,
+                tail: format!("{why:#}"),
                 name,
             },
         };
@@ -169,23 +171,23 @@ pub fn start(crate_dir: PathBuf, name: String, done: Sender<TestRun>) {
 
 /// Lists the crate's tests, and runs those whose path is `name` or ends with `::name`, exactly:
 /// whether they passed, and cargo's output; or why they could not be run.
-fn run_exactly(crate_dir: &Path, name: &str) -> Result<(bool, String), String> {
+fn run_exactly(crate_dir: &Path, name: &str) -> anyhow::Result<(bool, String)> {
     let to_list = ["--", "--list"].map(String::from);
     let (listed, listing) =
-        run_captured("test", &to_list, crate_dir).map_err(|e| format!("cannot run cargo: {e}"))?;
+        run_captured("test", &to_list, crate_dir).context("cannot run cargo")?;
     if !listed {
         return Ok((false, listing));
     }
     let paths = tests_named(&listing, name);
     if paths.is_empty() {
-        return Err(format!("cargo test lists no test named {name}"));
+        bail!("cargo test lists no test named {name}");
     }
     let args: Vec<String> = ["--", "--exact"]
         .into_iter()
         .chain(paths)
         .map(String::from)
         .collect();
-    run_captured("test", &args, crate_dir).map_err(|e| format!("cannot run cargo: {e}"))
+    run_captured("test", &args, crate_dir).context("cannot run cargo")
 }
 
 /// The paths of the tests `cargo test -- --list` lists (`PATH: test` lines) that are `name` or end

@@ -132,13 +132,15 @@ impl RustAnalyzer {
     /// (opened with rust-analyzer once it has loaded); the reason when there is none to start,
     /// which the editor is shown.
     pub fn start(&mut self, crate_dir: &Path, files: &[TangledFile], editor: &Editor) -> bool {
-        let started = find_rust_analyzer().and_then(|program| {
-            let mirror = Mirror::create(crate_dir, files)?;
-            let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-                .map_or_else(|| crate_dir.join("target"), PathBuf::from);
-            let analyzer = Analyzer::start(&program, &mirror.dir, &target_dir)?;
-            Ok((analyzer, mirror))
-        });
+        let started = find_rust_analyzer()
+            .map_err(anyhow::Error::msg)
+            .and_then(|program| {
+                let mirror = Mirror::create(crate_dir, files)?;
+                let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+                    .map_or_else(|| crate_dir.join("target"), PathBuf::from);
+                let analyzer = Analyzer::start(&program, &mirror.dir, &target_dir)?;
+                Ok((analyzer, mirror))
+            });
         match started {
             Ok((analyzer, mirror)) => {
                 self.sent = files
@@ -157,7 +159,7 @@ impl RustAnalyzer {
             }
             Err(why) => {
                 editor.show_error(&format!(
-                    "no rust-analyzer, so only chunks and the tangler's problems are understood: {why}"
+                    "no rust-analyzer, so only chunks and the tangler's problems are understood: {why:#}"
                 ));
                 self.state = State::Missing;
                 false

@@ -56,7 +56,7 @@ impl Server {
 
     /// Serves until the editor shuts the server down or goes away. Edits are coalesced: the book is
     /// tangled again once no more messages from the editor are queued, or before a request needs it.
-    pub fn serve(mut self) -> Result<(), String> {
+    pub fn serve(mut self) -> anyhow::Result<()> {
         loop {
             if self.book.dirty && self.editor.receiver().is_empty() {
                 self.retangle();
@@ -108,11 +108,11 @@ impl Server {
         }
     }
 
-    fn editor_message(&mut self, message: Message) -> Result<bool, String> {
+    fn editor_message(&mut self, message: Message) -> anyhow::Result<bool> {
         match message {
             Message::Request(request) => {
                 let shutdown = self.editor.handle_shutdown(&request);
-                if shutdown.map_err(|e| e.to_string())? {
+                if shutdown? {
                     self.analyzer.shut_down();
                     return Ok(false);
                 }

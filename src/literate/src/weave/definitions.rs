@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use crate::identifiers::{Definition, identifiers, names};
 use crate::weave::html::{identifier_anchor, relative_html};
 use crate::weave::links::Links;
-use crate::{Part, Place, Web, tangle};
+use crate::{Part, Place, TangledFile, Web};
 
 /// The items the book defines, each with the part that defines it, and the parts that use each name.
 #[derive(Default)]
@@ -23,12 +23,10 @@ pub(super) struct Identifiers {
 }
 
 impl Identifiers {
-    pub(super) fn new(web: &Web) -> Identifiers {
-        let Ok(files) = tangle(web) else {
-            return Identifiers::default();
-        };
+    /// The items the tangled `files` of `web` define, and their uses in its parts.
+    pub(super) fn new(web: &Web, files: &[TangledFile]) -> Identifiers {
         let mut found = Identifiers::default();
-        let names = names(&files);
+        let names = names(files);
         for definition in names.definitions {
             if let Some(part) = part_at(web, &definition.place) {
                 let index = found.definitions.len();

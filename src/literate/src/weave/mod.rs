@@ -11,11 +11,12 @@ mod directives;
 mod html;
 mod indexes;
 mod links;
+mod roles;
 
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::{Diagnostic, SourceText, Web, fenced_blocks};
+use crate::{Diagnostic, SourceText, TangledFile, Web, fenced_blocks, tangle};
 use chunk_html::ChunkHtml;
 use definitions::Identifiers;
 pub use directives::figure_requests;
@@ -23,6 +24,7 @@ use directives::{Directive, directive, prose_lines};
 pub use html::escape;
 use indexes::Indexes;
 use links::Links;
+pub use roles::root_roles;
 
 /// A chapter as the weaver gets it: its path within the book's source (`world.md`), its title, and its
 /// Markdown.
@@ -55,11 +57,28 @@ pub fn weave(
         .map(|c| SourceText::new(format!("{display_dir}/{}", c.path), c.content.clone()))
         .collect();
     let (web, mut problems) = Web::parse(sources);
+    let files = tangle(&web).unwrap_or_default();
+    let (woven, weaving_problems) = weave_tangled(chapters, &web, &files, roles, figures);
+    problems.extend(weaving_problems);
+    (woven, problems)
+}
+
+/// [`weave`] of chapters the tangler has read already: `web` is theirs, chapter for chapter in the
+/// same order, and `files` are what it tangled into (none if it did not tangle), so that a book is
+/// parsed and tangled once for both. Only the weaving's own problems are returned.
+pub fn weave_tangled(
+    chapters: &[Chapter],
+    web: &Web,
+    files: &[TangledFile],
+    roles: &Roles,
+    figures: &mut Figures,
+) -> (Vec<String>, Vec<Diagnostic>) {
     let weaver = Weaver {
-        links: Links::new(&web, chapters),
-        identifiers: Identifiers::new(&web),
+        links: Links::new(web, chapters),
+        identifiers: Identifiers::new(web, files),
         roles,
     };
+    let mut problems = Vec::new();
     let woven = (0..chapters.len())
         .map(|i| weaver.chapter(i, figures, &mut problems))
         .collect();

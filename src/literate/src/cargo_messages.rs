@@ -1,0 +1,140 @@
+//! cargo's messages (`--message-format=json`) and the rustc diagnostics inside them, as types that
+//! hold what the tools read of them: a build script's output directory (where the line maps are), a
+//! compiled program's path, and each diagnostic with its spans and children. The rest of what cargo
+//! says is skipped as it is read.
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+/// One message of cargo's, by its `reason`.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "reason", rename_all = "kebab-case")]
+pub enum CargoMessage {
+    /// A build script ran: the tangled files and their maps are in its `out_dir`.
+    BuildScriptExecuted { out_dir: PathBuf },
+    /// A target was compiled; a program, test or benchmark has its `executable`.
+    CompilerArtifact {
+        target: ArtifactTarget,
+        executable: Option<PathBuf>,
+    },
+    /// rustc said something about the code.
+    CompilerMessage { message: Diagnostic },
+    /// Any other message (`build-finished`, or one a later cargo adds).
+    #[serde(other)]
+    Other,
+}
+
+impl CargoMessage {
+    /// The message a line of cargo's output holds, or `None` for a line that is not one (a
+    /// program's own output, which `cargo run` and `cargo test` interleave with cargo's).
+    pub fn parse(line: &str) -> Option<CargoMessage> {
+        serde_json::from_str(line).ok()
+    }
+}
+
+/// The target of a compiled artifact.
+#[derive(Debug, Deserialize)]
+pub struct ArtifactTarget {
+    pub name: String,
+}
+
+/// A rustc diagnostic: its message and level, the code it has (`E0308`), its spans, its children
+/// (notes and help, with spans of their own or none) and rustc's own rendering of it.
+#[derive(Debug, Deserialize)]
+pub struct Diagnostic {
+    pub message: String,
+    pub code: Option<DiagnosticCode>,
+    pub level: DiagnosticLevel,
+    #[serde(default)]
+    pub spans: Vec<DiagnosticSpan>,
+    #[serde(default)]
+    pub children: Vec<Diagnostic>,
+    pub rendered: Option<String>,
+}
+
+/// A diagnostic's code.
+#[derive(Debug, Deserialize)]
+pub struct DiagnosticCode {
+    pub code: String,
+}
+
+/// How grave a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DiagnosticLevel {
+    Error,
+    Warning,
+    Note,
+    Help,
+    FailureNote,
+    /// `error: internal compiler error`, or a level a later rustc adds.
+    #[serde(other)]
+    Other,
+}
+
+/// A stretch of a file that a diagnostic points at: 1-based lines and columns (in characters), the
+/// last column just past the stretch.
+#[derive(Debug, Deserialize)]
+pub struct DiagnosticSpan {
+    pub file_name: String,
+    pub line_start: usize,
+    pub line_end: usize,
+    pub column_start: usize,
+    pub column_end: usize,
+    pub is_primary: bool,
+    pub label: Option<String>,
+    pub suggested_replacement: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    #[test]
+    fn cargo_s_messages_are_read_by_their_reason() {
+        let executed = r#"{"reason":"build-script-executed","package_id":"x","linked_libs":[],"out_dir":"/t/out"}"#;
+        assert!(matches!(
+            CargoMessage::parse(executed),
+            Some(CargoMessage::BuildScriptExecuted { out_dir }) if out_dir == Path::new("/t/out")
+        ));
+        let artifact = r#"{"reason":"compiler-artifact","target":{"name":"game","kind":["bin"]},"executable":"/t/game","fresh":true}"#;
+        let Some(CargoMessage::CompilerArtifact { target, executable }) =
+            CargoMessage::parse(artifact)
+        else {
+            panic!("an artifact");
+        };
+        assert_eq!(
+            (target.name.as_str(), executable),
+            ("game", Some("/t/game".into()))
+        );
+        let finished = r#"{"reason":"build-finished","success":true}"#;
+        assert!(matches!(
+            CargoMessage::parse(finished),
+            Some(CargoMessage::Other)
+        ));
+        assert!(CargoMessage::parse("running 3 tests").is_none());
+    }
+
+    #[test]
+    fn a_diagnostic_keeps_its_spans_children_and_level() {
+        let line = r#"{"reason":"compiler-message","message":{"message":"mismatched types","code":{"code":"E0308","explanation":"…"},"level":"error","spans":[{"file_name":"/o/world.rs","byte_start":1,"byte_end":2,"line_start":3,"line_end":3,"column_start":5,"column_end":9,"is_primary":true,"text":[],"label":"expected `u8`","suggested_replacement":null,"suggestion_applicability":null,"expansion":null}],"children":[{"message":"for more","code":null,"level":"note","spans":[],"children":[],"rendered":null}],"rendered":"error[E0308]: mismatched types\n"}}"#;
+        let Some(CargoMessage::CompilerMessage { message }) = CargoMessage::parse(line) else {
+            panic!("a compiler message");
+        };
+        assert_eq!(message.level, DiagnosticLevel::Error);
+        assert_eq!(message.code.unwrap().code, "E0308");
+        let span = &message.spans[0];
+        assert_eq!(
+            (span.line_start, span.column_start, span.column_end),
+            (3, 5, 9)
+        );
+        assert_eq!(span.label.as_deref(), Some("expected `u8`"));
+        assert_eq!(message.children[0].level, DiagnosticLevel::Note);
+        let ice = r#"{"message":"x","code":null,"level":"error: internal compiler error","spans":[],"children":[],"rendered":null}"#;
+        let ice: Diagnostic = serde_json::from_str(ice).unwrap();
+        assert_eq!(ice.level, DiagnosticLevel::Other);
+    }
+}
