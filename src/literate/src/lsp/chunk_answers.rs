@@ -14,168 +14,43 @@ use crate::lsp::run_test;
 use crate::lsp::uri::uri_of;
 use crate::{Place, Web};
 
-/// How a request names its place in a chapter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Names {
-    /// The chapter: `textDocument.uri` (and perhaps a range).
-    Chapter,
-    /// A position in it: `textDocument.uri` and `position`.
-    Position,
+/// A chapter's outline: its chunk parts.
+pub fn document_symbols(book: &EditedBook, at: &Located) -> Option<Value> {
+    Some(outline(book, &at.file))
 }
 
-/// Who answers a method about a chapter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Answerer {
-    /// The server, from the book: a chapter's outline, its folds, its lenses.
-    Server,
-    /// The server about a chunk marker, rust-analyzer about the Rust code elsewhere.
-    ServerOrAnalyzer,
-    /// rustfmt, through the server's formatting of chunks.
-    Formatter,
+/// A chapter's chunk parts, to fold.
+pub fn folding_ranges(book: &EditedBook, at: &Located) -> Option<Value> {
+    Some(folds(book, &at.file))
 }
 
-/// Every method the server serves about a place in a chapter, how its request names the place, and
-/// who answers it. (Requests that name no chapter, such as `workspace/symbol`, are the server's
-/// first concern and not in this table.)
-const ABOUT_A_CHAPTER: [(&str, Names, Answerer); 21] = [
-    (
-        "textDocument/documentSymbol",
-        Names::Chapter,
-        Answerer::Server,
-    ),
-    (
-        "textDocument/foldingRange",
-        Names::Chapter,
-        Answerer::Server,
-    ),
-    ("textDocument/codeLens", Names::Chapter, Answerer::Server),
-    (
-        "textDocument/formatting",
-        Names::Chapter,
-        Answerer::Formatter,
-    ),
-    (
-        "textDocument/rangeFormatting",
-        Names::Chapter,
-        Answerer::Formatter,
-    ),
-    (
-        "textDocument/inlayHint",
-        Names::Chapter,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/semanticTokens/full",
-        Names::Chapter,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/semanticTokens/full/delta",
-        Names::Chapter,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/selectionRange",
-        Names::Chapter,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/codeAction",
-        Names::Chapter,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/hover",
-        Names::Position,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/definition",
-        Names::Position,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/references",
-        Names::Position,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/completion",
-        Names::Position,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/signatureHelp",
-        Names::Position,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/rename",
-        Names::Position,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/prepareRename",
-        Names::Position,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/typeDefinition",
-        Names::Position,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/implementation",
-        Names::Position,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/documentHighlight",
-        Names::Position,
-        Answerer::ServerOrAnalyzer,
-    ),
-    (
-        "textDocument/prepareCallHierarchy",
-        Names::Position,
-        Answerer::ServerOrAnalyzer,
-    ),
-];
-
-/// How a request of `method` names its place in a chapter, and who answers it; `None` when the
-/// server serves no such method about a chapter.
-pub fn about_a_chapter(method: &str) -> Option<(Names, Answerer)> {
-    ABOUT_A_CHAPTER
-        .iter()
-        .find(|(known, ..)| *known == method)
-        .map(|&(_, names, answerer)| (names, answerer))
+/// A "run this test" lens over each test of a chapter's chunks.
+pub fn test_lenses(book: &EditedBook, at: &Located) -> Option<Value> {
+    let uri = uri_of(&book.chapter_path(&at.file));
+    Some(run_test::lenses(book, &at.file, &uri))
 }
 
-/// Who answers a request.
-pub enum Answer {
-    /// The server, about a chunk (or a chapter's outline): this.
-    Chunk(Value),
-    /// rust-analyzer, about the Rust code at the request's place.
-    ForRustAnalyzer,
+/// On a chunk marker, the chunk's text and where its parts are.
+pub fn chunk_hover(book: &EditedBook, at: &Located) -> Option<Value> {
+    let name = chunk_named_at(&book.web, &at.file, at.position.line)?;
+    Some(hover(book, &name))
 }
 
-/// Who answers a request of `method` (one of [`about_a_chapter`]'s) at `at`, and the answer when
-/// the server gives it.
-pub fn answer(book: &EditedBook, method: &str, at: &Located) -> Answer {
-    let chunk = chunk_named_at(&book.web, &at.file, at.position.line);
-    let answer = match (method, chunk) {
-        ("textDocument/documentSymbol", _) => Some(document_symbols(book, &at.file)),
-        ("textDocument/foldingRange", _) => Some(folding_ranges(book, &at.file)),
-        ("textDocument/codeLens", _) => {
-            let uri = uri_of(&book.chapter_path(&at.file));
-            Some(run_test::lenses(book, &at.file, &uri))
-        }
-        ("textDocument/definition", Some(name)) => Some(locations(book, &name)),
-        ("textDocument/references", Some(name)) => Some(references(book, &name)),
-        ("textDocument/hover", Some(name)) => Some(hover(book, &name)),
-        ("textDocument/completion", _) => completion(book, at),
-        _ => None,
-    };
-    answer.map_or(Answer::ForRustAnalyzer, Answer::Chunk)
+/// On a chunk marker, every part of the chunk.
+pub fn chunk_parts(book: &EditedBook, at: &Located) -> Option<Value> {
+    let name = chunk_named_at(&book.web, &at.file, at.position.line)?;
+    Some(locations(book, &name))
+}
+
+/// On a chunk marker, every part of the chunk and every reference to it.
+pub fn chunk_references(book: &EditedBook, at: &Located) -> Option<Value> {
+    let name = chunk_named_at(&book.web, &at.file, at.position.line)?;
+    Some(references(book, &name))
+}
+
+/// In a chunk marker being typed (after `// <<`), the names of chunks to complete it with.
+pub fn chunk_names(book: &EditedBook, at: &Located) -> Option<Value> {
+    completion(book, at)
 }
 
 /// Every part of a chunk, as locations.
@@ -274,7 +149,7 @@ fn completion(book: &EditedBook, at: &Located) -> Option<Value> {
 }
 
 /// A chapter's outline: its chunk parts, each from its header to the end of its block.
-fn document_symbols(book: &EditedBook, chapter: &str) -> Value {
+fn outline(book: &EditedBook, chapter: &str) -> Value {
     let web = &book.web;
     let symbols: Vec<Value> = parts_in(web, chapter)
         .map(|part| {
@@ -303,7 +178,7 @@ fn document_symbols(book: &EditedBook, chapter: &str) -> Value {
 }
 
 /// A chapter's chunk parts as ranges to fold, each from its opening fence to its closing one.
-fn folding_ranges(book: &EditedBook, chapter: &str) -> Value {
+fn folds(book: &EditedBook, chapter: &str) -> Value {
     let web = &book.web;
     let ranges: Vec<Value> = parts_in(web, chapter)
         .map(|part| {

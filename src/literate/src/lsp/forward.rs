@@ -5,14 +5,15 @@ use serde_json::{Value, json};
 
 use lsp_server::{Request, Response};
 use lsp_types::MessageType;
+use lsp_types::request::{InlayHintRequest, Request as _, SemanticTokensRangeRequest};
 
-use crate::lsp::actions::code_actions;
 use crate::lsp::book::EditedBook;
 use crate::lsp::chunk_answers;
 use crate::lsp::editor::Editor;
 use crate::lsp::hints::hints_in_chapter;
+use crate::lsp::methods::{self, ChapterAnswer, Gathering, Route, Unplaced};
 use crate::lsp::mirror::Mirror;
-use crate::lsp::pending::{Forwarded, Pending, Sent};
+use crate::lsp::pending::{Pending, Sent};
 use crate::lsp::positions::{Located, Positions};
 use crate::lsp::rewrite::{Rewriter, from_lsp, lsp};
 use crate::lsp::rust_analyzer::{Availability, RustAnalyzer, response_id};
@@ -30,20 +31,9 @@ pub struct Forwarder<'a> {
     pub tokens: &'a mut TokenResults,
 }
 
-/// The requests about a whole chapter, answered from every tangled file with code from it: asked
-/// of rust-analyzer in pieces all at once, then put together.
-const GATHERED: [&str; 3] = [
-    "textDocument/inlayHint",
-    "textDocument/semanticTokens/full",
-    "textDocument/semanticTokens/full/delta",
-];
-
 impl Forwarder<'_> {
     /// Sends a request about Rust code on to rust-analyzer, at its tangled place.
     pub fn forward(&mut self, request: Request, at: &Located) {
-        if GATHERED.contains(&request.method.as_str()) {
-            return self.gather(request, &at.file);
-        }
         let mirror = match self.analyzer.availability() {
             Availability::Ready(mirror) => mirror,
             Availability::Later => return self.pending.wait(request),
@@ -59,24 +49,26 @@ impl Forwarder<'_> {
 
     /// Sends a request about no chapter place on to rust-analyzer: a search of the workspace's
     /// symbols, or the calls of a call hierarchy item it gave (handed back as it gave it).
-    pub fn forward_unplaced(&mut self, request: Request) {
+    pub fn forward_unplaced(&mut self, request: Request, unplaced: Unplaced) {
         match self.analyzer.availability() {
             Availability::Ready(_) => {}
             Availability::Later => return self.pending.wait(request),
-            Availability::Never if request.method == "workspace/symbol" => {
-                let chunks = self.chunk_symbols(&request.params);
+            Availability::Never if unplaced == Unplaced::Symbols => {
+                let chunks = chunk_symbols(self.book, &request.params);
                 return self.editor.respond(request.id, Value::Array(chunks));
             }
             Availability::Never => return self.editor.respond(request.id, Value::Null),
         }
         let mut params = request.params.clone();
-        let asked = match structure::analyzer_item(&params["item"]) {
-            Some(item) => {
-                params["item"] = item.clone();
-                item
-            }
-            None if request.method == "workspace/symbol" => params.clone(),
-            None => return self.editor.respond(request.id, Value::Null),
+        let asked = match unplaced {
+            Unplaced::Symbols => params.clone(),
+            Unplaced::Calls(_) => match structure::analyzer_item(&params["item"]) {
+                Some(item) => {
+                    params["item"] = item.clone();
+                    item
+                }
+                None => return self.editor.respond(request.id, Value::Null),
+            },
         };
         self.send_on(request, params, String::new(), String::new(), asked);
     }
@@ -103,7 +95,7 @@ impl Forwarder<'_> {
     /// Asks rust-analyzer about every tangled file with code from `chapter`, in pieces of lines
     /// all sent at once; the editor's request is answered once all have answered (or at once, with
     /// what the server knows itself, when there is no rust-analyzer).
-    fn gather(&mut self, request: Request, chapter: &str) {
+    pub fn gather(&mut self, request: Request, chapter: &str, gathering: Gathering) {
         let range = &request.params["range"];
         let line = |key: &str| range[key]["line"].as_u64().map(|l| l as usize);
         let lines = match (line("start"), line("end")) {
@@ -115,9 +107,9 @@ impl Forwarder<'_> {
         let asked = json!({"chapter": chapter, "params": request.params});
         match self.analyzer.availability() {
             Availability::Ready(mirror) => {
-                let method = match request.method.as_str() {
-                    "textDocument/inlayHint" => "textDocument/inlayHint",
-                    _ => "textDocument/semanticTokens/range",
+                let method = match gathering {
+                    Gathering::InlayHints => InlayHintRequest::METHOD,
+                    Gathering::SemanticTokens => SemanticTokensRangeRequest::METHOD,
                 };
                 let threads = std::thread::available_parallelism().map_or(1, usize::from);
                 let mut asks = Vec::new();
@@ -132,7 +124,7 @@ impl Forwarder<'_> {
                     }
                 }
                 if asks.is_empty() {
-                    let answer = self.put_together(&request.method, &asked, &[]);
+                    let answer = self.put_together(gathering, &asked, &[]);
                     return self.editor.respond(request.id, answer);
                 }
                 self.pending.gather(request.id.clone(), asked, asks.len());
@@ -150,7 +142,7 @@ impl Forwarder<'_> {
             }
             Availability::Later => self.pending.wait(request),
             _ => {
-                let answer = self.put_together(&request.method, &asked, &[]);
+                let answer = self.put_together(gathering, &asked, &[]);
                 self.editor.respond(request.id, answer);
             }
         }
@@ -158,10 +150,15 @@ impl Forwarder<'_> {
 
     /// The answer to a gathered request, from rust-analyzer's answers about each piece (tangled
     /// file, result), moved into the chapter (and, for semantic tokens, the chunk markers' own).
-    fn put_together(&mut self, method: &str, asked: &Value, gathered: &[(String, Value)]) -> Value {
+    fn put_together(
+        &mut self,
+        gathering: Gathering,
+        asked: &Value,
+        gathered: &[(String, Value)],
+    ) -> Value {
         let chapter = asked["chapter"].as_str().unwrap_or_default();
         let positions = &self.book.positions;
-        if method == "textDocument/inlayHint" {
+        if gathering == Gathering::InlayHints {
             let Some(mirror) = self.analyzer.mirror() else {
                 return json!([]);
             };
@@ -201,15 +198,6 @@ impl Forwarder<'_> {
         self.tokens.answer(chapter, encode(found), previous)
     }
 
-    /// The chunks a symbol search finds, at the editor's places.
-    fn chunk_symbols(&self, params: &Value) -> Vec<Value> {
-        let query = params["query"].as_str().unwrap_or_default();
-        let book = &self.book;
-        structure::chunk_symbols(&book.web, query, |place| {
-            chunk_answers::location(book, place)
-        })
-    }
-
     /// rust-analyzer answered a request of the editor's: the answer is passed on, its places in the
     /// chapters.
     pub fn answered(&mut self, response: Response) {
@@ -219,7 +207,12 @@ impl Forwarder<'_> {
         let Some(forwarded) = self.pending.answered(id) else {
             return;
         };
-        if response.error.is_some() && GATHERED.contains(&forwarded.method.as_str()) {
+        let route = methods::method(&forwarded.method).map(|method| method.route);
+        let gathering = match route {
+            Some(Route::Chapter(_, ChapterAnswer::Gathered(gathering))) => Some(gathering),
+            _ => None,
+        };
+        if response.error.is_some() && gathering.is_some() {
             for piece in self.pending.give_up(&forwarded.editor_id) {
                 self.analyzer.cancel(piece);
             }
@@ -237,23 +230,34 @@ impl Forwarder<'_> {
             crate_dir: self.book.crate_dir(),
         };
         let result = response.result.unwrap_or(Value::Null);
-        if GATHERED.contains(&forwarded.method.as_str()) {
+        if let Some(gathering) = gathering {
             let editor_id = forwarded.editor_id;
-            let gathering = self
-                .pending
-                .piece_answered(&editor_id, forwarded.tangled, result);
-            if let Some(whole) = gathering {
-                let answer = self.put_together(&forwarded.method, &whole.asked, &whole.answers);
+            let gathering_so_far =
+                self.pending
+                    .piece_answered(&editor_id, forwarded.tangled, result);
+            if let Some(whole) = gathering_so_far {
+                let answer = self.put_together(gathering, &whole.asked, &whole.answers);
                 self.editor.respond(editor_id, answer);
             }
             return;
         }
-        let (mut result, warning) = rewritten(&rewriter, &forwarded, result);
-        if forwarded.method == "workspace/symbol"
-            && let Value::Array(symbols) = &mut result
-        {
-            symbols.extend(self.chunk_symbols(&forwarded.asked));
-        }
+        let (result, warning) = match route {
+            Some(Route::Chapter(_, ChapterAnswer::ServerOrAnalyzer(_, put_back))) => {
+                put_back(&rewriter, &forwarded, result)
+            }
+            Some(Route::Unplaced(Unplaced::Symbols)) => {
+                let chunks = chunk_symbols(self.book, &forwarded.asked);
+                (
+                    structure::workspace_symbols(&rewriter, &result, chunks),
+                    None,
+                )
+            }
+            Some(Route::Unplaced(Unplaced::Calls(side))) => {
+                let calls = structure::calls(&rewriter, &result, side, &forwarded.asked);
+                (calls, None)
+            }
+            _ => (result, None),
+        };
         if let Some(warning) = warning {
             self.editor.show_message(MessageType::WARNING, &warning);
         }
@@ -322,47 +326,12 @@ fn chapter_at(file: &str, position: &Value) -> Option<Located> {
     })
 }
 
-/// rust-analyzer's answer to a forwarded request, its places in the chapters, with a warning to
-/// show when part of it could not be placed.
-pub fn rewritten(
-    rewriter: &Rewriter,
-    forwarded: &Forwarded,
-    result: Value,
-) -> (Value, Option<String>) {
-    let tangled = &forwarded.tangled;
-    let answer = match forwarded.method.as_str() {
-        "textDocument/hover" => rewriter.hover(tangled, result),
-        "textDocument/definition"
-        | "textDocument/references"
-        | "textDocument/typeDefinition"
-        | "textDocument/implementation" => rewriter.locations(&result),
-        "textDocument/completion" => rewriter.completion(tangled, result),
-        "textDocument/documentHighlight" => {
-            structure::highlights(rewriter, tangled, &forwarded.chapter_uri, &result)
-        }
-        "textDocument/prepareRename" if !result.is_null() => {
-            structure::prepare_rename(rewriter, tangled, result)
-        }
-        "textDocument/selectionRange" => structure::selection_ranges(rewriter, tangled, &result),
-        "textDocument/prepareCallHierarchy" => structure::hierarchy_items(rewriter, &result),
-        "callHierarchy/incomingCalls" => {
-            structure::calls(rewriter, &result, "from", &forwarded.asked)
-        }
-        "callHierarchy/outgoingCalls" => {
-            structure::calls(rewriter, &result, "to", &forwarded.asked)
-        }
-        "workspace/symbol" => structure::workspace_symbols(rewriter, &result, Vec::new()),
-        "textDocument/codeAction" => code_actions(rewriter, &result),
-        "textDocument/rename" if !result.is_null() => {
-            let (edit, left_out) = rewriter.workspace_edit(&result);
-            let warning = (left_out > 0).then(|| {
-                format!("rename: {left_out} edit(s) in code that no chapter holds were left out")
-            });
-            return (edit, warning);
-        }
-        _ => result,
-    };
-    (answer, None)
+/// The chunks a symbol search finds, at the editor's places.
+fn chunk_symbols(book: &EditedBook, params: &Value) -> Vec<Value> {
+    let query = params["query"].as_str().unwrap_or_default();
+    structure::chunk_symbols(&book.web, query, |place| {
+        chunk_answers::location(book, place)
+    })
 }
 
 /// The ranges, at most `pieces` of about equal length and none shorter than [`PIECE_LINES`], that

@@ -14,6 +14,7 @@ mod editor;
 mod formatting;
 mod forward;
 mod hints;
+mod methods;
 mod mirror;
 mod pending;
 mod positions;

@@ -10,11 +10,11 @@ use lsp_server::{ErrorCode, Message, Notification, Request};
 use serde_json::Value;
 
 use crate::lsp::book::EditedBook;
-use crate::lsp::chunk_answers::{self, Answer, Answerer, Names};
 use crate::lsp::diagnostics::Diagnostics;
 use crate::lsp::editor::Editor;
 use crate::lsp::formatting::format;
 use crate::lsp::forward::Forwarder;
+use crate::lsp::methods::{self, ChapterAnswer, Names, Route};
 use crate::lsp::pending::{Cancelled, Pending, request_id};
 use crate::lsp::rewrite::{Rewriter, from_lsp};
 use crate::lsp::run_test::{self, TestRun};
@@ -128,20 +128,18 @@ impl Server {
         if self.book.dirty {
             self.retangle();
         }
-        if request.method == "workspace/executeCommand" {
-            return self.execute(request);
-        }
-        if matches!(
-            request.method.as_str(),
-            "workspace/symbol" | "callHierarchy/incomingCalls" | "callHierarchy/outgoingCalls"
-        ) {
-            return self.forwarder().forward_unplaced(request);
-        }
-        let Some((names, answerer)) = chunk_answers::about_a_chapter(&request.method) else {
+        let Some(method) = methods::method(&request.method) else {
             let message = format!("literate lsp does not answer {}", request.method);
             return self
                 .editor
                 .send_error(request.id, ErrorCode::MethodNotFound, &message);
+        };
+        let (names, answer) = match method.route {
+            Route::Command => return self.execute(request),
+            Route::Unplaced(unplaced) => {
+                return self.forwarder().forward_unplaced(request, unplaced);
+            }
+            Route::Chapter(names, answer) => (names, answer),
         };
         if let Err(missing) = place_named(&request.params, names) {
             let message = format!("{} needs {missing}", request.method);
@@ -152,12 +150,21 @@ impl Server {
         let Some(at) = self.book.located(&request.params) else {
             return self.editor.respond(request.id, Value::Null);
         };
-        if answerer == Answerer::Formatter {
-            return format(&self.editor, &self.book, request, &at.file);
-        }
-        match chunk_answers::answer(&self.book, &request.method, &at) {
-            Answer::Chunk(answer) => self.editor.respond(request.id, answer),
-            Answer::ForRustAnalyzer => self.forwarder().forward(request, &at),
+        match answer {
+            ChapterAnswer::Formatter => format(&self.editor, &self.book, request, &at.file),
+            ChapterAnswer::Gathered(gathering) => {
+                self.forwarder().gather(request, &at.file, gathering)
+            }
+            ChapterAnswer::Server(server) => {
+                let answer = server(&self.book, &at).unwrap_or(Value::Null);
+                self.editor.respond(request.id, answer);
+            }
+            ChapterAnswer::ServerOrAnalyzer(server, _) => {
+                match server.and_then(|server| server(&self.book, &at)) {
+                    Some(answer) => self.editor.respond(request.id, answer),
+                    None => self.forwarder().forward(request, &at),
+                }
+            }
         }
     }
 
