@@ -164,8 +164,12 @@ fn the_language_server_says_why_it_stopped_when_the_editor_s_messages_cannot_be_
         stderr,
         "literate lsp: stopped: cannot read the editor's messages: malformed header: \"garbage\"\n"
     );
-    let (code, stderr) = language_server_given(&[], b"Content-Length: 5\r\n\r\n{bad}");
+    let (code, stdout, stderr) = language_server_in(None, &[], b"Content-Length: 5\r\n\r\n{bad}");
     assert_eq!(code, Some(1), "{stderr}");
+    let (_, body) = stdout.split_once("\r\n\r\n").expect("one answer, framed");
+    let answer: serde_json::Value = serde_json::from_str(body).expect("the answer is JSON");
+    assert_eq!(answer["id"], serde_json::Value::Null);
+    assert_eq!(answer["error"]["code"], -32700, "ParseError: {answer}");
     assert!(
         stderr.starts_with("literate lsp: stopped: cannot read the editor's messages: malformed"),
         "{stderr}"

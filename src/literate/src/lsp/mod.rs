@@ -27,6 +27,7 @@ mod structure;
 mod tokens;
 mod uri;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -44,7 +45,10 @@ pub fn run() -> ExitCode {
     let served = serve(connection);
     let why = match (served, io_threads.join()) {
         (Ok(()), Ok(())) => return ExitCode::SUCCESS,
-        (_, Err(unreadable)) => format!("cannot read the editor's messages: {unreadable}"),
+        (_, Err(unreadable)) => {
+            answer_unreadable(&unreadable);
+            format!("cannot read the editor's messages: {unreadable}")
+        }
         (Err(Stopped::EditorGone), Ok(())) => {
             "the editor closed the connection before it initialized the server".to_string()
         }
@@ -52,6 +56,25 @@ pub fn run() -> ExitCode {
     };
     eprintln!("literate lsp: stopped: {why}");
     ExitCode::FAILURE
+}
+
+/// Tells the editor, as JSON-RPC asks of a message that cannot be read, with a ParseError that
+/// answers no request (`id: null`); the connection is over either way. By now the connection's
+/// own writer has stopped, so the answer is written to standard output directly.
+fn answer_unreadable(error: &std::io::Error) {
+    let answer = json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {
+            "code": ErrorCode::ParseError as i32,
+            "message": format!("literate lsp cannot read this message: {error}"),
+        },
+    })
+    .to_string();
+    let mut stdout = std::io::stdout().lock();
+    // An editor that is gone hears nothing either way; the reason is also said on stderr.
+    let _ = write!(stdout, "Content-Length: {}\r\n\r\n{answer}", answer.len());
+    let _ = stdout.flush();
 }
 
 /// Why the server stopped before the editor shut it down.
