@@ -13,7 +13,7 @@ use std::process::{ExitCode, Stdio};
 
 use crate::LineMap;
 use crate::cargo_command::cargo_command;
-use crate::cargo_messages::{CargoMessage, Diagnostic, DiagnosticLevel, DiagnosticSpan};
+use crate::cargo_messages::{CargoMessage, DiagnosticLevel, DiagnosticSpan, RustcDiagnostic};
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 /// Runs `cargo check --message-format=json` with `cargo_args` in the current directory, prints every
@@ -181,13 +181,17 @@ impl Mapper {
 
     /// `diagnostic` rendered at its Markdown places, or `None` when the same text was rendered
     /// before in this run of cargo.
-    pub fn render_once(&mut self, diagnostic: &Diagnostic, renderer: &Renderer) -> Option<String> {
+    pub(crate) fn render_once(
+        &mut self,
+        diagnostic: &RustcDiagnostic,
+        renderer: &Renderer,
+    ) -> Option<String> {
         let text = self.render(diagnostic, renderer);
         self.rendered.insert(text.clone()).then_some(text)
     }
 
     /// Notes a build script's output directory, whose tangled files' places are to be mapped.
-    pub fn add_out_dir(&mut self, dir: PathBuf) {
+    pub(crate) fn add_out_dir(&mut self, dir: PathBuf) {
         if !self.out_dirs.contains(&dir) {
             self.out_dirs.push(dir);
         }
@@ -195,7 +199,7 @@ impl Mapper {
 
     /// Renders one rustc diagnostic (the `message` of a `compiler-message`). One that touches no
     /// tangled file keeps rustc's own rendering.
-    pub fn render(&mut self, diagnostic: &Diagnostic, renderer: &Renderer) -> String {
+    pub(crate) fn render(&mut self, diagnostic: &RustcDiagnostic, renderer: &Renderer) -> String {
         let rendered = diagnostic.rendered.as_deref().unwrap_or("").trim_end();
         let rendered = rendered.to_string();
         if !self.touches_tangled_file(diagnostic) {
@@ -291,7 +295,7 @@ impl Mapper {
         })
     }
 
-    fn touches_tangled_file(&mut self, diagnostic: &Diagnostic) -> bool {
+    fn touches_tangled_file(&mut self, diagnostic: &RustcDiagnostic) -> bool {
         std::iter::once(diagnostic)
             .chain(&diagnostic.children)
             .flat_map(|diagnostic| &diagnostic.spans)
@@ -338,7 +342,7 @@ impl Mapper {
         }
     }
 
-    fn group<'a>(&mut self, diagnostic: &'a Diagnostic, primary: bool) -> Group<'a> {
+    fn group<'a>(&mut self, diagnostic: &'a RustcDiagnostic, primary: bool) -> Group<'a> {
         let level = level(diagnostic.level);
         let text = diagnostic.message.clone();
         let title = if primary {

@@ -19,7 +19,7 @@ pub enum CargoMessage {
         executable: Option<PathBuf>,
     },
     /// rustc said something about the code.
-    CompilerMessage { message: Diagnostic },
+    CompilerMessage { message: RustcDiagnostic },
     /// Any other message (`build-finished`, or one a later cargo adds).
     #[serde(other)]
     Other,
@@ -40,16 +40,16 @@ pub struct ArtifactTarget {
 }
 
 /// A rustc diagnostic: its message and level, the code it has (`E0308`), its spans, its children
-/// (notes and help, with spans of their own or none) and rustc's own rendering of it.
-#[derive(Debug, Deserialize)]
-pub struct Diagnostic {
+/// (notes and help, with spans of their own or none) and rustc's own rendering of it. A field that
+/// a rustc of another release leaves out is empty, not a reason to drop the diagnostic.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct RustcDiagnostic {
     pub message: String,
     pub code: Option<DiagnosticCode>,
     pub level: DiagnosticLevel,
-    #[serde(default)]
     pub spans: Vec<DiagnosticSpan>,
-    #[serde(default)]
-    pub children: Vec<Diagnostic>,
+    pub children: Vec<RustcDiagnostic>,
     pub rendered: Option<String>,
 }
 
@@ -60,7 +60,7 @@ pub struct DiagnosticCode {
 }
 
 /// How grave a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DiagnosticLevel {
     Error,
@@ -69,13 +69,15 @@ pub enum DiagnosticLevel {
     Help,
     FailureNote,
     /// `error: internal compiler error`, or a level a later rustc adds.
+    #[default]
     #[serde(other)]
     Other,
 }
 
 /// A stretch of a file that a diagnostic points at: 1-based lines and columns (in characters), the
 /// last column just past the stretch.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
 pub struct DiagnosticSpan {
     pub file_name: String,
     pub line_start: usize,
@@ -134,7 +136,9 @@ mod tests {
         assert_eq!(span.label.as_deref(), Some("expected `u8`"));
         assert_eq!(message.children[0].level, DiagnosticLevel::Note);
         let ice = r#"{"message":"x","code":null,"level":"error: internal compiler error","spans":[],"children":[],"rendered":null}"#;
-        let ice: Diagnostic = serde_json::from_str(ice).unwrap();
+        let ice: RustcDiagnostic = serde_json::from_str(ice).unwrap();
         assert_eq!(ice.level, DiagnosticLevel::Other);
+        let sparse: RustcDiagnostic = serde_json::from_str(r#"{"message":"m"}"#).unwrap();
+        assert_eq!((sparse.message.as_str(), sparse.spans.len()), ("m", 0));
     }
 }

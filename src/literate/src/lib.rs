@@ -3,10 +3,13 @@
 //! The book's chapters are Markdown files listed in `SUMMARY.md`. Their plain `rust` code blocks that
 //! begin with a header comment (`// <<name>>=` or `// <<name>>+=`) are named chunks; a line
 //! `// <<name>>` inside a chunk stands for that chunk's text, and roots (`// <<file:NAME.rs>>=`)
-//! become files. `js` blocks are chunks too, in JavaScript, with roots `// <<file:NAME.js>>=`. This crate reads that web ([`Web`]), tangles it into Rust files with a line map back
-//! to the Markdown ([`tangle`]), checks the tangled Rust's syntax ([`check_syntax`]), maps the
-//! compiler's diagnostics back to Markdown places ([`cargo_check`]) and weaves chapters for mdbook
-//! ([`weave`]).
+//! become files. `js` blocks are chunks too, in JavaScript, with roots `// <<file:NAME.js>>=`. This
+//! crate reads that web ([`Web`]), tangles it into Rust files with a line map back to the Markdown
+//! ([`tangle`]) and checks the tangled Rust's syntax ([`check_syntax`]): what a literate crate's
+//! build script runs ([`build_script`]). With the `tools` feature (on by default; a build
+//! dependency leaves it off) it also maps the compiler's diagnostics back to Markdown places
+//! (`cargo_check`), weaves chapters for mdbook (`weave`), formats chunks (`fmt`), makes a crate
+//! literate (`init`) and serves an editor (`lsp`).
 
 mod book;
 pub mod build_script;
@@ -22,9 +25,9 @@ mod syntax;
 mod tangle;
 mod web;
 
-// The tools: everything but the tangler that a build script needs. A literate crate's build
-// dependency leaves them off (`default-features = false`), so its first build compiles the tangler
-// and the parsers it stands on, and none of the tools' own dependencies.
+// The tools, which a build script never runs: a literate crate's build dependency leaves them off
+// (`default-features = false`), so its first build compiles the tangler and the parsers it stands
+// on, and none of the tools' own dependencies.
 #[cfg(feature = "tools")]
 pub mod cargo_check;
 #[cfg(feature = "tools")]

@@ -1,7 +1,8 @@
-//! The crate's configuration files as every tool reads them: `Cargo.toml` and `book.toml`, parsed
-//! once each with the places of their values, so that a setting of the wrong kind is reported where
-//! it is written. The manifest is read with Cargo's own rules for where a target's file is when the
-//! manifest does not say, in this one place. (`cargo metadata` would answer the same questions, but
+//! The crate's configuration files as every tool reads them, through one model: `Cargo.toml` and
+//! `book.toml`, parsed with the places of their values, so that a setting of the wrong kind is
+//! reported where it is written. Cargo's rules for where a declared target's file is when the
+//! manifest does not say (the common ones: `src/main.rs`, `src/bin/NAME.rs`, `tests/NAME.rs`,
+//! `benches/NAME.rs`, `examples/NAME.rs`) are kept here. (`cargo metadata` would answer the same questions, but
 //! it is a process of its own that resolves every dependency, on every build of every literate
 //! crate; the tangler only needs the manifest's own words.)
 
@@ -10,7 +11,7 @@ use std::path::Path;
 
 use toml_edit::{Document, Item};
 #[cfg(feature = "tools")]
-use toml_edit::{DocumentMut, Table};
+use toml_edit::{DocumentMut, TableLike};
 
 use crate::{Diagnostic, Place, SourceText};
 
@@ -150,9 +151,9 @@ pub struct Target {
 }
 
 /// The words for a directory with no manifest.
-pub const NO_MANIFEST: &str = "no Cargo.toml here: the literate tools serve a crate whose book is \
-                               in `book` beside its manifest, or where `[package.metadata.literate] \
-                               book` puts it";
+const NO_MANIFEST: &str = "no Cargo.toml here: the literate tools serve a crate whose book is in \
+                           `book` beside its manifest, or where `[package.metadata.literate] book` \
+                           puts it";
 
 impl Manifest {
     /// The manifest of the crate in `crate_dir`; a missing one is reported as [`NO_MANIFEST`].
@@ -179,9 +180,9 @@ impl Manifest {
         Ok(Manifest { toml })
     }
 
-    /// The package's table, if the manifest has one (a workspace's root may not).
-    pub fn package(&self) -> Option<&Table> {
-        self.toml.item(&["package"])?.as_table()
+    /// The package's table (or inline table), if the manifest has one (a workspace's root may not).
+    pub fn package(&self) -> Option<&dyn TableLike> {
+        self.toml.item(&["package"])?.as_table_like()
     }
 
     /// The package's name, if it has a package.

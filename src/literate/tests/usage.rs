@@ -132,11 +132,18 @@ fn the_language_server_outside_a_book_answers_initialize_with_the_reason() {
     let initialize = format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"capabilities":{{}},"rootUri":"{uri}"}}}}"#
     );
-    let input = format!("Content-Length: {}\r\n\r\n{initialize}", initialize.len());
+    // The editor goes on as if the server had started (an `initialized` after the error), as some
+    // do: that is no message the server failed to read.
+    let initialized = r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
+    let input = format!(
+        "Content-Length: {}\r\n\r\n{initialize}Content-Length: {}\r\n\r\n{initialized}",
+        initialize.len(),
+        initialized.len()
+    );
     let (code, stdout, stderr) = language_server_in(Some(dir.path()), &[], input.as_bytes());
     assert_eq!(code, Some(1), "{stderr}");
     let (_, body) = stdout.split_once("\r\n\r\n").expect("one answer, framed");
-    let answer: serde_json::Value = serde_json::from_str(body).expect("the answer is JSON");
+    let answer: serde_json::Value = serde_json::from_str(body).expect("one answer, in JSON");
     assert_eq!(answer["id"], 1);
     assert_eq!(answer["error"]["code"], -32803, "RequestFailed: {answer}");
     assert_eq!(answer["error"]["data"]["retry"], false);

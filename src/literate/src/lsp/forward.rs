@@ -1,5 +1,6 @@
 //! Requests that go on to rust-analyzer, moved from the chapters to the mirror's tangled files, and
-//! its answers moved back, method by method.
+//! its answers moved back: with each method's own function from the table of methods
+//! ([`methods`](crate::lsp::methods)), or gathered from pieces and put together here.
 
 use serde_json::{Value, json};
 

@@ -106,37 +106,37 @@ const METHODS: [Method; 25] = [
         name: CallHierarchyOutgoingCalls::METHOD,
         route: Route::Unplaced(Unplaced::Calls("to")),
     },
-    about_a_chapter(
+    of_a_chapter(
         DocumentSymbolRequest::METHOD,
         ChapterAnswer::Server(chunk_answers::document_symbols),
     ),
-    about_a_chapter(
+    of_a_chapter(
         FoldingRangeRequest::METHOD,
         ChapterAnswer::Server(chunk_answers::folding_ranges),
     ),
-    about_a_chapter(
+    of_a_chapter(
         CodeLensRequest::METHOD,
         ChapterAnswer::Server(chunk_answers::test_lenses),
     ),
-    about_a_chapter(Formatting::METHOD, ChapterAnswer::Formatter),
-    about_a_chapter(RangeFormatting::METHOD, ChapterAnswer::Formatter),
-    about_a_chapter(
+    of_a_chapter(Formatting::METHOD, ChapterAnswer::Formatter),
+    of_a_chapter(RangeFormatting::METHOD, ChapterAnswer::Formatter),
+    of_a_chapter(
         InlayHintRequest::METHOD,
         ChapterAnswer::Gathered(Gathering::InlayHints),
     ),
-    about_a_chapter(
+    of_a_chapter(
         SemanticTokensFullRequest::METHOD,
         ChapterAnswer::Gathered(Gathering::SemanticTokens),
     ),
-    about_a_chapter(
+    of_a_chapter(
         SemanticTokensFullDeltaRequest::METHOD,
         ChapterAnswer::Gathered(Gathering::SemanticTokens),
     ),
-    about_a_chapter(
+    of_a_chapter(
         SelectionRangeRequest::METHOD,
         ChapterAnswer::ServerOrAnalyzer(None, selection_ranges),
     ),
-    about_a_chapter(
+    of_a_chapter(
         CodeActionRequest::METHOD,
         ChapterAnswer::ServerOrAnalyzer(None, |rewriter, _, result| {
             (code_actions(rewriter, &result), None)
@@ -206,7 +206,7 @@ pub fn method(name: &str) -> Option<&'static Method> {
 }
 
 /// A request about a chapter as a whole.
-const fn about_a_chapter(name: &'static str, answer: ChapterAnswer) -> Method {
+const fn of_a_chapter(name: &'static str, answer: ChapterAnswer) -> Method {
     Method {
         name,
         route: Route::Chapter(Names::Chapter, answer),

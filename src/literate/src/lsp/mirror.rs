@@ -154,13 +154,16 @@ fn library_root(text: &str) -> String {
 }
 
 /// The mirror's manifest: the real one's package, features, dependencies and profiles, a workspace
-/// of its own, path dependencies made absolute, and targets rooted at the tangled files.
+/// of its own, path dependencies made absolute, and targets rooted at the tangled files: the
+/// programs, benchmarks and tests the manifest declares, each with its settings (the features it
+/// requires), and the tests Cargo finds by itself in `tests/`.
 fn mirror_manifest(real: &Manifest, crate_dir: &Path, shells: &Shells) -> anyhow::Result<String> {
     let mut doc = real.toml().editable();
     let targets = real.targets(crate_dir);
     let mut bins = take_targets(&mut doc, "bin");
     let mut benches = take_targets(&mut doc, "bench");
-    for key in ["workspace", "lib", "test", "example", "build-dependencies"] {
+    let mut tests = take_targets(&mut doc, "test");
+    for key in ["workspace", "lib", "example", "build-dependencies"] {
         doc.remove(key);
     }
     let package = doc
@@ -184,8 +187,16 @@ fn mirror_manifest(real: &Manifest, crate_dir: &Path, shells: &Shells) -> anyhow
     doc.insert("lib", Item::Table(lib));
     retarget(&mut bins, TargetKind::Program, &targets, shells);
     retarget(&mut benches, TargetKind::Benchmark, &targets, shells);
-    let mut tests = ArrayOfTables::new();
-    for (shell, file) in &shells.whole {
+    retarget(&mut tests, TargetKind::Test, &targets, shells);
+    let declared: Vec<&str> = (targets.iter())
+        .filter(|target| target.kind == TargetKind::Test)
+        .map(|target| target.path.as_str())
+        .collect();
+    for (shell, file) in shells
+        .whole
+        .iter()
+        .filter(|(shell, _)| !declared.contains(&shell.as_str()))
+    {
         if let Some(name) = shell
             .strip_prefix("tests/")
             .and_then(|s| s.strip_suffix(".rs"))
@@ -275,7 +286,7 @@ mod tests {
                 ("tests/end_to_end.rs".into(), "end_to_end.rs".into()),
             ],
         };
-        let real = "[workspace]\nmembers = [\".\"]\n\n[package]\nname = \"game\"\nedition = \"2024\"\nbuild = \"build.rs\"\n\n[[bin]]\nname = \"game\"\npath = \"src/main.rs\"\nrequired-features = [\"window\"]\n\n[[bench]]\nname = \"other\"\npath = \"src/other.rs\"\n\n[dependencies]\nrand = \"0.10\"\n\n[build-dependencies]\nlit = { path = \"lit\" }\n\n[dev-dependencies]\nlit = { path = \"lit\" }\n";
+        let real = "[workspace]\nmembers = [\".\"]\n\n[package]\nname = \"game\"\nedition = \"2024\"\nbuild = \"build.rs\"\n\n[[bin]]\nname = \"game\"\npath = \"src/main.rs\"\nrequired-features = [\"window\"]\n\n[[bench]]\nname = \"other\"\npath = \"src/other.rs\"\n\n[[test]]\nname = \"end_to_end\"\nrequired-features = [\"window\"]\n\n[dependencies]\nrand = \"0.10\"\n\n[build-dependencies]\nlit = { path = \"lit\" }\n\n[dev-dependencies]\nlit = { path = \"lit\" }\n";
         let real = Manifest::parse(real).unwrap();
         let manifest = mirror_manifest(&real, Path::new("/crate"), &shells).unwrap();
         let doc: DocumentMut = manifest.parse().unwrap();
@@ -299,7 +310,20 @@ mod tests {
             "a bench with no book code is left out"
         );
         let tests = doc["test"].as_array_of_tables().unwrap();
-        assert_eq!(tests.get(0).unwrap()["name"].as_str(), Some("end_to_end"));
+        assert_eq!(tests.len(), 1);
+        let test = tests.get(0).unwrap();
+        assert_eq!(test["name"].as_str(), Some("end_to_end"));
+        assert_eq!(test["path"].as_str(), Some("tangled/end_to_end.rs"));
+        assert_eq!(
+            test["required-features"]
+                .as_array()
+                .unwrap()
+                .get(0)
+                .unwrap()
+                .as_str(),
+            Some("window"),
+            "a declared test keeps what it requires"
+        );
     }
 
     #[test]

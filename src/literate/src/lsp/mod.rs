@@ -27,7 +27,7 @@ mod structure;
 mod tokens;
 mod uri;
 
-use std::io::Write;
+use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -45,22 +45,24 @@ pub fn run() -> ExitCode {
     let served = serve(connection);
     let why = match (served, io_threads.join()) {
         (Ok(()), Ok(())) => return ExitCode::SUCCESS,
-        (_, Err(unreadable)) => {
+        (Err(Stopped::Because(why)), _) => why,
+        (_, Err(unreadable)) if unreadable.kind() == ErrorKind::InvalidData => {
             answer_unreadable(&unreadable);
             format!("cannot read the editor's messages: {unreadable}")
         }
+        (_, Err(unreadable)) => format!("cannot read the editor's messages: {unreadable}"),
         (Err(Stopped::EditorGone), Ok(())) => {
             "the editor closed the connection before it initialized the server".to_string()
         }
-        (Err(Stopped::Because(why)), Ok(())) => why,
     };
     eprintln!("literate lsp: stopped: {why}");
     ExitCode::FAILURE
 }
 
-/// Tells the editor, as JSON-RPC asks of a message that cannot be read, with a ParseError that
-/// answers no request (`id: null`); the connection is over either way. By now the connection's
-/// own writer has stopped, so the answer is written to standard output directly.
+/// Tells the editor, as JSON-RPC asks of a message that cannot be read (a malformed header, JSON
+/// that does not parse), with a ParseError that answers no request (`id: null`); the connection is
+/// over either way. Its reader has stopped, so the answer is written to standard output directly,
+/// once its writer, which holds standard output while it runs, has written what it had.
 fn answer_unreadable(error: &std::io::Error) {
     let answer = json!({
         "jsonrpc": "2.0",

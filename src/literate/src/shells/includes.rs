@@ -7,9 +7,8 @@ use std::ops::Range;
 use proc_macro2::{TokenStream, TokenTree};
 use syn::{Item, ItemMod, Visibility};
 
-use crate::Place;
-use crate::SourceText;
 use crate::syntax::nests_too_deep;
+use crate::{Place, SourceText};
 
 /// An `include!(concat!(env!("OUT_DIR"), "/NAME.rs"))` of a shell, as syn reads the shell.
 #[derive(Clone, Debug, PartialEq, Eq)]
