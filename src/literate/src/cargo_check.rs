@@ -11,10 +11,11 @@ use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::{ExitCode, Stdio};
 
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+
 use crate::LineMap;
 use crate::cargo_command::cargo_command;
 use crate::cargo_messages::{CargoMessage, DiagnosticLevel, DiagnosticSpan, RustcDiagnostic};
-use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 /// Runs `cargo check --message-format=json` with `cargo_args` in the current directory, prints every
 /// diagnostic at its Markdown place, and exits as cargo did.

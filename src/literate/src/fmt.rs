@@ -7,11 +7,10 @@ use std::io::Write;
 use std::ops::Range;
 use std::process::{Command, Stdio};
 
+use anyhow::{Context, bail};
 use similar::{DiffOp, TextDiff};
 
 pub use crate::splice::Edit;
-use anyhow::{Context, bail};
-
 use crate::splice::{NewChapter, splice};
 use crate::{
     Diagnostic, Disk, Marker, Place, Project, Reading, SourceText, TangledFile, Web, fenced_blocks,

@@ -27,11 +27,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 use anyhow::{Context, bail};
+use serde_json::Value;
 
 use crate::cargo_check::{cargo, renderer_for};
 use crate::weave::{Chapter, figure_requests, weave, weave_tangled};
 use crate::{Figures, Project, TangledFile, Web};
-use serde_json::Value;
 
 /// The mdbook series whose preprocessor protocol this program speaks: a `[context, book]` pair with
 /// the chapters under the book's `items`. mdbook has changed that protocol between series, and a book

@@ -7,12 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::thread;
 
-use crossbeam_channel::{Receiver, Sender, unbounded};
-
 use anyhow::Context;
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use lsp_server::Message;
 
 use crate::cargo_command::forget_the_program_cargo_ran;
-use lsp_server::Message;
 
 /// The environment variable that names a rust-analyzer to use instead of searching `PATH`.
 pub const ANALYZER_VARIABLE: &str = "LITERATE_RUST_ANALYZER";

@@ -6,12 +6,11 @@
 use std::path::{Path, PathBuf};
 use std::thread;
 
+use anyhow::{Context, bail};
 use crossbeam_channel::Sender;
 use lsp_server::{ErrorCode, Request};
 use lsp_types::MessageType;
 use serde_json::{Value, json};
-
-use anyhow::{Context, bail};
 
 use crate::Place;
 use crate::cargo_run::run_captured;
