@@ -196,6 +196,14 @@ impl Manifest {
         Some(self.toml.strings(&["workspace", "members"]))
     }
 
+    /// [`Manifest::targets`] of the crate in `crate_dir`; none when its manifest cannot be read (the
+    /// build reports it).
+    pub fn targets_of(crate_dir: &Path) -> Vec<Target> {
+        Manifest::read(crate_dir)
+            .map(|manifest| manifest.targets(crate_dir))
+            .unwrap_or_default()
+    }
+
     /// The crate's programs, tests, benchmarks and examples that the manifest declares, each with
     /// its root file where Cargo looks for it, and the program of `src/main.rs` that Cargo finds by
     /// itself when no `[[bin]]` claims that file.

@@ -217,9 +217,7 @@ impl EditedBook {
 /// shell that includes it requires (`required-features`). Files of the library and of targets that
 /// require nothing are not listed; nor is anything when the manifest cannot be read.
 fn gated_files(crate_dir: &Path) -> HashMap<String, Vec<String>> {
-    let targets = Manifest::read(crate_dir)
-        .map(|manifest| manifest.targets(crate_dir))
-        .unwrap_or_default();
+    let targets = Manifest::targets_of(crate_dir);
     let mut gated = HashMap::new();
     for target in targets.iter().filter(|t| !t.required_features.is_empty()) {
         let Ok(text) = fs::read_to_string(crate_dir.join(&target.path)) else {

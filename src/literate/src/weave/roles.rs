@@ -16,9 +16,7 @@ use crate::shells::{includes, shell_paths};
 /// manifest cannot be read has only its library's modules and its tests named (the build reports
 /// the manifest).
 pub fn root_roles(crate_dir: &Path) -> HashMap<String, String> {
-    let targets = Manifest::read(crate_dir)
-        .map(|manifest| manifest.targets(crate_dir))
-        .unwrap_or_default();
+    let targets = Manifest::targets_of(crate_dir);
     let mut roles = HashMap::new();
     for path in shell_paths(crate_dir) {
         let Ok(text) = fs::read_to_string(&path) else {
