@@ -125,25 +125,34 @@ fn language_server_in(
     )
 }
 
-#[test]
-fn the_language_server_outside_a_book_answers_initialize_with_the_reason() {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let uri = format!("file://{}", dir.path().display());
+/// What an editor sends a server started in `dir`, outside any book: `initialize`, then, as some
+/// editors do, `initialized` as if the server had started (no message the server failed to read).
+fn initialize_outside_a_book(dir: &std::path::Path) -> String {
+    let uri = format!("file://{}", dir.display());
     let initialize = format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"capabilities":{{}},"rootUri":"{uri}"}}}}"#
     );
-    // The editor goes on as if the server had started (an `initialized` after the error), as some
-    // do: that is no message the server failed to read.
     let initialized = r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
-    let input = format!(
+    format!(
         "Content-Length: {}\r\n\r\n{initialize}Content-Length: {}\r\n\r\n{initialized}",
         initialize.len(),
         initialized.len()
-    );
+    )
+}
+
+/// The one answer the server wrote, unframed.
+fn the_answer(stdout: &str) -> serde_json::Value {
+    let (_, body) = stdout.split_once("\r\n\r\n").expect("one answer, framed");
+    serde_json::from_str(body).expect("one answer, in JSON")
+}
+
+#[test]
+fn the_language_server_outside_a_book_answers_initialize_with_the_reason() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let input = initialize_outside_a_book(dir.path());
     let (code, stdout, stderr) = language_server_in(Some(dir.path()), &[], input.as_bytes());
     assert_eq!(code, Some(1), "{stderr}");
-    let (_, body) = stdout.split_once("\r\n\r\n").expect("one answer, framed");
-    let answer: serde_json::Value = serde_json::from_str(body).expect("one answer, in JSON");
+    let answer = the_answer(&stdout);
     assert_eq!(answer["id"], 1);
     assert_eq!(answer["error"]["code"], -32803, "RequestFailed: {answer}");
     assert_eq!(answer["error"]["data"]["retry"], false);
@@ -161,6 +170,23 @@ fn the_language_server_outside_a_book_answers_initialize_with_the_reason() {
             &message["literate lsp: ".len()..]
         )
     );
+}
+
+/// The refusal is written by the connection's writer thread, and the server ends as soon as it has
+/// handed it over; a server that did not wait for the writer lost it about once in thirty runs, so
+/// two hundred runs (under a second) all answer.
+#[test]
+fn the_refusal_to_initialize_is_never_lost_as_the_server_ends() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let input = initialize_outside_a_book(dir.path());
+    for run in 1..=200 {
+        let (_, stdout, stderr) = language_server_in(Some(dir.path()), &[], input.as_bytes());
+        assert!(
+            stdout.contains("\r\n\r\n"),
+            "run {run} wrote no answer (stderr: {stderr})"
+        );
+        assert_eq!(the_answer(&stdout)["error"]["code"], -32803, "run {run}");
+    }
 }
 
 #[test]

@@ -43,7 +43,9 @@ pub use mirror::MIRROR_DIR;
 pub fn run() -> ExitCode {
     let (connection, io_threads) = Connection::stdio();
     let served = serve(connection);
-    let why = match (served, io_threads.join()) {
+    let read = io_threads.join();
+    wait_for_the_writer();
+    let why = match (served, read) {
         (Ok(()), Ok(())) => return ExitCode::SUCCESS,
         (Err(Stopped::Because(why)), _) => why,
         (_, Err(unreadable)) if unreadable.kind() == ErrorKind::InvalidData => {
@@ -59,10 +61,19 @@ pub fn run() -> ExitCode {
     ExitCode::FAILURE
 }
 
+/// Waits until every message the server sent is written out. lsp_server's writer holds standard
+/// output locked until it has written them all and ends, once the connection is dropped; joining
+/// the connection's threads waits for it only when the reader ended well, not when the editor sent
+/// something after the server stopped reading (an `initialized` after a refused `initialize`), and
+/// then the refusal could be lost as the process ended.
+fn wait_for_the_writer() {
+    drop(std::io::stdout().lock());
+}
+
 /// Tells the editor, as JSON-RPC asks of a message that cannot be read (a malformed header, JSON
 /// that does not parse), with a ParseError that answers no request (`id: null`); the connection is
 /// over either way. Its reader has stopped, so the answer is written to standard output directly,
-/// once its writer, which holds standard output while it runs, has written what it had.
+/// after what its writer had.
 fn answer_unreadable(error: &std::io::Error) {
     let answer = json!({
         "jsonrpc": "2.0",
