@@ -185,22 +185,25 @@ pub fn tangle_crate(crate_dir: &Path) -> Outcome {
 /// `checked_before` vouches for (the same text as a file written after a check that passed) are not
 /// parsed again. Parsing is most of the tangler's work, and after a prose edit no file changes.
 pub fn tangle_crate_trusting(crate_dir: &Path, checked_before: Trusted) -> Outcome {
-    let project = match Project::open(crate_dir) {
-        Ok(project) => project,
-        Err(problem) => {
-            return Outcome {
-                web: Web::default(),
-                files: Vec::new(),
-                scripts: Vec::new(),
-                problems: vec![problem],
-                inputs: vec![crate_dir.join("Cargo.toml")],
-            };
-        }
-    };
+    match Project::open(crate_dir) {
+        Ok(project) => tangle_project_on_disk(&project, checked_before),
+        Err(problem) => Outcome {
+            web: Web::default(),
+            files: Vec::new(),
+            scripts: Vec::new(),
+            problems: vec![problem],
+            inputs: vec![crate_dir.join("Cargo.toml")],
+        },
+    }
+}
+
+/// [`tangle_project`] with the book read from disk, for a caller that has opened the project
+/// already; the files that `checked_before` vouches for are not parsed again.
+pub fn tangle_project_on_disk(project: &Project, checked_before: Trusted) -> Outcome {
     let mut reading = Reading {
         files: &mut Disk,
         kept: None,
         checked_before,
     };
-    tangle_project(&project, &mut reading)
+    tangle_project(project, &mut reading)
 }

@@ -156,7 +156,7 @@ fn crate_dir(context: &Value) -> PathBuf {
 /// chapter in place. On any problem, prints every one of them and returns how many there were.
 fn weave_book(project: &Project, context: &Value, book: &mut Value) -> Result<(), usize> {
     let crate_dir = &project.crate_dir;
-    let outcome = crate::tangle_crate(crate_dir);
+    let outcome = crate::tangle_project_on_disk(project, &|_| false);
     if !outcome.problems.is_empty() {
         for problem in &outcome.problems {
             eprintln!("error: {problem}");
