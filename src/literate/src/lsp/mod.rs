@@ -61,11 +61,12 @@ pub fn run() -> ExitCode {
     ExitCode::FAILURE
 }
 
-/// Waits until every message the server sent is written out. lsp_server's writer holds standard
-/// output locked until it has written them all and ends, once the connection is dropped; joining
-/// the connection's threads waits for it only when the reader ended well, not when the editor sent
-/// something after the server stopped reading (an `initialized` after a refused `initialize`), and
-/// then the refusal could be lost as the process ended.
+/// Waits until every message the server sent is written out. lsp_server's writer (0.7.9) holds
+/// standard output locked until it has written them all and ends, once the connection is dropped;
+/// joining the connection's threads waits for it only when the reader ended well, not when the
+/// editor sent something after the server stopped reading (an `initialized` after a refused
+/// `initialize`), and then the refusal could be lost as the process ended. A test in
+/// `tests/usage.rs` would see a later lsp_server lose it again.
 fn wait_for_the_writer() {
     drop(std::io::stdout().lock());
 }
