@@ -315,7 +315,7 @@ fn book_config(name: &str, project: &Project) -> String {
         "[book]\ntitle = {}\nsrc = {}\n\n\
          # Weaves the chapters: chunk captions, links between chunks and the chunk index. The weaver\n\
          # tangles the book first and fails, with every problem at its place, if anything is wrong.\n\
-         # Install it with `cargo install --path PATH/TO/src/weaver` (the literate tools' sources).\n\
+         # It is the `literate` program itself (`cargo install --path PATH/TO/src/literate`).\n\
          [preprocessor.literate]\ncommand = \"literate mdbook\"\n\
          # The crate the book belongs to, from this directory.\ncrate = \"{crate_from_book}\"\n\n\
          # The weaver writes its style sheet and script into theme/, to be copied into the book.\n\
