@@ -125,20 +125,24 @@ fn language_server_in(
     )
 }
 
+/// `message` framed as the protocol frames every message.
+fn framed(message: &str) -> String {
+    format!("Content-Length: {}\r\n\r\n{message}", message.len())
+}
+
+/// The editor's `initialize`, framed, for a server started in `dir`.
+fn initialize_in(dir: &std::path::Path) -> String {
+    let uri = format!("file://{}", dir.display());
+    framed(&format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"capabilities":{{}},"rootUri":"{uri}"}}}}"#
+    ))
+}
+
 /// What an editor sends a server started in `dir`, outside any book: `initialize`, then, as some
 /// editors do, `initialized` as if the server had started (a well-formed message, not one the server
 /// cannot parse).
 fn initialize_outside_a_book(dir: &std::path::Path) -> String {
-    let uri = format!("file://{}", dir.display());
-    let initialize = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"capabilities":{{}},"rootUri":"{uri}"}}}}"#
-    );
-    let initialized = r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
-    format!(
-        "Content-Length: {}\r\n\r\n{initialize}Content-Length: {}\r\n\r\n{initialized}",
-        initialize.len(),
-        initialized.len()
-    )
+    initialize_in(dir) + &framed(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#)
 }
 
 /// The one answer the server wrote, unframed; `None` unless it wrote a whole one.
@@ -187,6 +191,52 @@ fn the_refusal_to_initialize_is_never_lost_as_the_server_ends() {
         });
         assert_eq!(answer["error"]["code"], -32803, "run {run}");
     }
+}
+
+/// An editor that sends nothing after `initialize` and keeps its side of the connection open (it
+/// waits for the answer, then for the server to end) still sees the server end by itself, with the
+/// refusal written and the reason on stderr.
+#[test]
+fn the_language_server_refusing_to_initialize_ends_without_waiting_for_the_editor() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_literate"))
+        .arg("lsp")
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("literate lsp starts");
+    let mut stdin = server.stdin.take().expect("stdin is piped");
+    stdin
+        .write_all(initialize_in(dir.path()).as_bytes())
+        .expect("the server reads");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = server.try_wait().expect("the server can be waited for") {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = server.kill();
+            panic!("the server still ran 20 s after refusing, its input open");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    drop(stdin);
+    let (mut stdout, mut stderr) = (String::new(), String::new());
+    let mut out = server.stdout.take().expect("stdout is piped");
+    out.read_to_string(&mut stdout).expect("stdout reads");
+    let mut err = server.stderr.take().expect("stderr is piped");
+    err.read_to_string(&mut stderr).expect("stderr reads");
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    let answer = the_answer(&stdout).expect("one answer, framed, in JSON");
+    assert_eq!(answer["error"]["code"], -32803, "RequestFailed: {answer}");
+    assert!(
+        stderr.starts_with("literate lsp: stopped: no book at or above"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -43,7 +43,12 @@ pub use mirror::MIRROR_DIR;
 pub fn run() -> ExitCode {
     let (connection, io_threads) = Connection::stdio();
     let served = serve(connection);
-    let read = io_threads.join();
+    // A server that stops for a reason of its own does not wait for the editor to close its side:
+    // the reader, blocked on the editor's next message, ends with the process.
+    let read = match served {
+        Err(Stopped::Because(_)) => Ok(()),
+        _ => io_threads.join(),
+    };
     wait_for_the_writer();
     let why = match (served, read) {
         (Ok(()), Ok(())) => return ExitCode::SUCCESS,
@@ -62,11 +67,11 @@ pub fn run() -> ExitCode {
 }
 
 /// Waits until every message the server sent is written out. lsp_server's writer (0.7.9) holds
-/// standard output locked until it has written them all and ends, once the connection is dropped;
-/// joining the connection's threads waits for it only when the reader ended well, not when the
-/// editor sent something after the server stopped reading (an `initialized` after a refused
-/// `initialize`), and then the refusal could be lost as the process ended. A test in
-/// `tests/usage.rs` would see a later lsp_server lose it again.
+/// standard output locked until it has written them all and ends, once the connection is dropped.
+/// Joining the connection's threads waits for it only when the reader ended well, and a server that
+/// stops for a reason of its own does not join them: without this wait, its refusal of `initialize`
+/// could be lost as the process ended. A test in `tests/usage.rs` would see a later lsp_server lose
+/// it again.
 fn wait_for_the_writer() {
     drop(std::io::stdout().lock());
 }
@@ -74,7 +79,7 @@ fn wait_for_the_writer() {
 /// Tells the editor, as JSON-RPC asks of a message that cannot be read (a malformed header, JSON
 /// that does not parse), with a ParseError that answers no request (`id: null`); the connection is
 /// over either way. Its reader has stopped, so the answer is written to standard output directly,
-/// after what its writer had.
+/// after everything its writer wrote.
 fn answer_unreadable(error: &std::io::Error) {
     let answer = json!({
         "jsonrpc": "2.0",
