@@ -102,13 +102,25 @@ fn language_server_in(
     args: &[&str],
     input: &[u8],
 ) -> (Option<i32>, String, String) {
+    let empty = tempfile::tempdir().expect("a temporary directory");
+    let (server, stdin) = language_server_fed(dir.unwrap_or(empty.path()), args, input);
+    drop(stdin);
+    ended(server)
+}
+
+/// Starts `literate lsp ARGS` in `dir` and writes `input` to it; the server, and its standard input,
+/// still open.
+fn language_server_fed(
+    dir: &std::path::Path,
+    args: &[&str],
+    input: &[u8],
+) -> (std::process::Child, std::process::ChildStdin) {
     use std::io::Write;
     use std::process::Stdio;
-    let empty = tempfile::tempdir().expect("a temporary directory");
     let mut server = Command::new(env!("CARGO_BIN_EXE_literate"))
         .arg("lsp")
         .args(args)
-        .current_dir(dir.unwrap_or(empty.path()))
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -116,7 +128,12 @@ fn language_server_in(
         .expect("literate lsp starts");
     let mut stdin = server.stdin.take().expect("stdin is piped");
     stdin.write_all(input).expect("the server reads");
-    drop(stdin);
+    (server, stdin)
+}
+
+/// What a server whose input is closed printed once it ended: its exit status, standard output and
+/// standard error.
+fn ended(server: std::process::Child) -> (Option<i32>, String, String) {
     let output = server.wait_with_output().expect("the server ends");
     (
         output.status.code(),
@@ -198,39 +215,24 @@ fn the_refusal_to_initialize_is_never_lost_as_the_server_ends() {
 /// refusal written and the reason on stderr.
 #[test]
 fn the_language_server_refusing_to_initialize_ends_without_waiting_for_the_editor() {
-    use std::io::{Read, Write};
-    use std::process::Stdio;
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_literate"))
-        .arg("lsp")
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("literate lsp starts");
-    let mut stdin = server.stdin.take().expect("stdin is piped");
-    stdin
-        .write_all(initialize_in(dir.path()).as_bytes())
-        .expect("the server reads");
+    let (mut server, stdin) =
+        language_server_fed(dir.path(), &[], initialize_in(dir.path()).as_bytes());
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = server.try_wait().expect("the server can be waited for") {
-            break status;
-        }
+    while server
+        .try_wait()
+        .expect("the server can be waited for")
+        .is_none()
+    {
         if std::time::Instant::now() > deadline {
             let _ = server.kill();
             panic!("the server still ran 20 s after refusing, its input open");
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    }
     drop(stdin);
-    let (mut stdout, mut stderr) = (String::new(), String::new());
-    let mut out = server.stdout.take().expect("stdout is piped");
-    out.read_to_string(&mut stdout).expect("stdout reads");
-    let mut err = server.stderr.take().expect("stderr is piped");
-    err.read_to_string(&mut stderr).expect("stderr reads");
-    assert_eq!(status.code(), Some(1), "{stderr}");
+    let (code, stdout, stderr) = ended(server);
+    assert_eq!(code, Some(1), "{stderr}");
     let answer = the_answer(&stdout).expect("one answer, framed, in JSON");
     assert_eq!(answer["error"]["code"], -32803, "RequestFailed: {answer}");
     assert!(
