@@ -70,8 +70,11 @@ pub fn initialize_params(
 pub fn settings(features: &[String], manifest: &Path) -> Value {
     json!({
         "linkedProjects": [manifest.to_string_lossy()],
-        "checkOnSave": true,
-        "check": {"command": "check", "allTargets": true},
+        // rust-analyzer checks only when the server asks it to (see checks.rs), not on its own
+        // on save or on loading: the server then knows of every check, and asks again for one
+        // cut short.
+        "checkOnSave": false,
+        "check": {"command": "check", "allTargets": true, "workspace": true},
         // The crate's default features, and those the chapters open in the editor need (code
         // behind a feature, like the game's window, is code of the book too); checking a
         // feature's crates before a chapter needs them would make the first save's check wait.

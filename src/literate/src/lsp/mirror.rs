@@ -17,6 +17,9 @@ use crate::{SourceText, TangledFile, write_if_changed};
 /// The directory, under the crate's `target/`, that holds the mirror.
 pub const MIRROR_DIR: &str = "target/literate-lsp";
 
+/// The real crate's lock file as last copied into the mirror, beside the mirror's own.
+const COPIED_LOCK: &str = "Cargo.lock.copied";
+
 /// The mirror of one crate.
 #[derive(Debug)]
 pub struct Mirror {
@@ -44,7 +47,7 @@ impl Mirror {
         write("Cargo.toml", &manifest)?;
         write("lib.rs", &shells.library)?;
         if let Ok(lock) = fs::read_to_string(crate_dir.join("Cargo.lock")) {
-            write("Cargo.lock", &lock)?;
+            mirror.copy_lock(&lock)?;
         }
         for file in files {
             mirror
@@ -52,6 +55,25 @@ impl Mirror {
                 .with_context(|| format!("cannot write the mirror's {}", file.name))?;
         }
         Ok(mirror)
+    }
+
+    /// Gives the mirror the real crate's lock file `lock`, so that it is checked with the same
+    /// versions of its dependencies, unless the mirror has it already as last copied. Cargo trims
+    /// the mirror's copy (the mirror has none of the real crate's build dependencies and workspace
+    /// members): a copy written again at each start of rust-analyzer would be trimmed again, and
+    /// rust-analyzer, seeing its lock file change, would reload its workspace, cancelling the check
+    /// it runs.
+    fn copy_lock(&self, lock: &str) -> anyhow::Result<()> {
+        let copied = self.dir.join(COPIED_LOCK);
+        let mirror_lock = self.dir.join("Cargo.lock");
+        if mirror_lock.exists() && fs::read_to_string(&copied).is_ok_and(|last| last == lock) {
+            return Ok(());
+        }
+        for path in [&mirror_lock, &copied] {
+            write_if_changed(path, lock)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(())
     }
 
     /// Where a tangled file lives in the mirror.
@@ -266,6 +288,27 @@ fn absolute_paths(dependencies: &mut dyn toml_edit::TableLike, crate_dir: &Path)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lock_file_is_copied_once_and_again_only_when_the_crate_s_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let mirror = Mirror {
+            dir: dir.path().to_path_buf(),
+        };
+        let lock = dir.path().join("Cargo.lock");
+        mirror.copy_lock("real").unwrap();
+        assert_eq!(fs::read_to_string(&lock).unwrap(), "real");
+        fs::write(&lock, "trimmed by cargo").unwrap();
+        let trimmed = fs::metadata(&lock).unwrap().modified().unwrap();
+        mirror.copy_lock("real").unwrap();
+        assert_eq!(fs::read_to_string(&lock).unwrap(), "trimmed by cargo");
+        assert_eq!(fs::metadata(&lock).unwrap().modified().unwrap(), trimmed);
+        mirror.copy_lock("real, updated").unwrap();
+        assert_eq!(fs::read_to_string(&lock).unwrap(), "real, updated");
+        fs::remove_file(&lock).unwrap();
+        mirror.copy_lock("real, updated").unwrap();
+        assert_eq!(fs::read_to_string(&lock).unwrap(), "real, updated");
+    }
 
     #[test]
     fn a_library_root_gets_modules_of_tangled_files_at_any_depth() {

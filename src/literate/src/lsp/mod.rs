@@ -7,6 +7,7 @@ mod actions;
 mod analyzer;
 mod analyzer_settings;
 mod book;
+mod checks;
 mod chunk_answers;
 mod chunks;
 mod diagnostics;

@@ -1,7 +1,7 @@
-//! rust-analyzer's work in progress (loading the workspace, indexing, `cargo check`), shown in the
-//! editor as it would be for a `.rs` file: each piece of work rust-analyzer reports is reported to
-//! the editor under the same token, and work still going when rust-analyzer stops is ended there, so
-//! that no progress is left spinning.
+//! rust-analyzer's work in progress (loading the workspace, indexing), shown in the editor as it
+//! would be for a `.rs` file: each piece of work rust-analyzer reports is reported to the editor
+//! under the same token, and work still going when rust-analyzer stops is ended there, so that no
+//! progress is left spinning. Its `cargo check`s are shown as the server's checks (see checks.rs).
 
 use std::collections::BTreeMap;
 

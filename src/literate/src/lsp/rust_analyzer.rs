@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use crate::TangledFile;
 use crate::lsp::analyzer::{Analyzer, find_rust_analyzer};
 use crate::lsp::analyzer_settings::{initialize_params, settings};
+use crate::lsp::checks::{Checks, is_check_token};
 use crate::lsp::editor::Editor;
 use crate::lsp::mirror::Mirror;
 use crate::lsp::pending::Restarts;
@@ -29,12 +30,14 @@ enum State {
     /// Not started yet: the book has not tangled since the server started.
     NotStarted,
     /// Started; `loaded` once it has said it finished loading the workspace (see
-    /// [`RustAnalyzer::loaded`]): only then is it asked anything or given the tangled files to
-    /// open, which until then it reads from the mirror on disk.
+    /// [`RustAnalyzer::status`]): only then is it asked anything or given the tangled files to
+    /// open, which until then it reads from the mirror on disk. `ready` while it says it is
+    /// neither loading nor reloading.
     Running {
         analyzer: Analyzer,
         mirror: Mirror,
         loaded: bool,
+        ready: bool,
     },
     /// Stopped; to be started again at this time.
     Restarting(Instant),
@@ -67,6 +70,8 @@ pub struct RustAnalyzer {
     features: Vec<String>,
     /// The work it reports, passed on to the editor.
     progress: Progress,
+    /// The `cargo check`s owed to the editor.
+    checks: Checks,
 }
 
 impl RustAnalyzer {
@@ -77,6 +82,7 @@ impl RustAnalyzer {
             restarts: Restarts::default(),
             next_id: ANALYZER_INIT + 1,
             progress: Progress::new(&editor_capabilities),
+            checks: Checks::new(&editor_capabilities),
             editor_capabilities,
             translation: Translation::default(),
             features: Vec::new(),
@@ -154,7 +160,9 @@ impl RustAnalyzer {
                     analyzer,
                     mirror,
                     loaded: false,
+                    ready: false,
                 };
+                self.checks.want(editor);
                 true
             }
             Err(why) => {
@@ -185,6 +193,7 @@ impl RustAnalyzer {
         ));
         let params = json!({"settings": null});
         self.send(Notification::new("workspace/didChangeConfiguration".into(), params).into());
+        self.checks.disturbed();
         true
     }
 
@@ -200,6 +209,7 @@ impl RustAnalyzer {
     pub fn stopped(&mut self, editor: &Editor) {
         self.sent.clear();
         self.progress.abandon(editor);
+        self.checks.stopped(editor);
         match self.restarts.stopped(Instant::now()) {
             Some(wait) => {
                 let message = format!(
@@ -214,22 +224,29 @@ impl RustAnalyzer {
                     "rust-analyzer stopped again and again, so it is not started any more; chunk \
                      features and the tangler's problems go on without it",
                 );
+                self.checks.given_up();
                 self.state = State::Missing;
             }
         }
     }
 
-    /// Whether rust-analyzer says, for the first time since it started, that it has loaded; the
-    /// tangled files are to be opened with it then, not before: a file opened while it loads the
-    /// workspace can stay outside the crate's module tree for good ("unlinked", though the library
-    /// includes it, and analysed alone), as rust-analyzer 0.0.349 often did on a busy machine. And
-    /// it is asked nothing before, when it could answer about a file on disk it has not yet read
-    /// again since the editor changed it.
-    pub fn loaded(&mut self, status: &Value) -> bool {
-        let State::Running { loaded, .. } = &mut self.state else {
+    /// rust-analyzer says how it is (`experimental/serverStatus`): whether it is ready (neither
+    /// loading nor reloading its workspace, which cancels a check it runs); and so whether it says,
+    /// for the first time since it started, that it has loaded. The tangled files are to be opened
+    /// with it then, not before: a file opened while it loads the workspace can stay outside the
+    /// crate's module tree for good ("unlinked", though the library includes it, and analysed
+    /// alone), as rust-analyzer 0.0.349 often did on a busy machine. And it is asked nothing
+    /// before, when it could answer about a file on disk it has not yet read again since the
+    /// editor changed it.
+    pub fn status(&mut self, status: &Value) -> bool {
+        let State::Running { loaded, ready, .. } = &mut self.state else {
             return false;
         };
-        let first = status["quiescent"].as_bool() == Some(true) && !*loaded;
+        *ready = status["quiescent"].as_bool() == Some(true);
+        if !*ready {
+            self.checks.disturbed();
+        }
+        let first = *ready && !*loaded;
         *loaded |= first;
         first
     }
@@ -298,17 +315,42 @@ impl RustAnalyzer {
         self.send(Notification::new("$/cancelRequest".into(), json!({"id": id})).into());
     }
 
-    /// A chapter was saved: rust-analyzer runs `cargo check` on the mirror, whose files are
-    /// already written (before it has loaded, nothing: it checks the mirror once it has).
-    pub fn saved(&self) {
-        let State::Running { mirror, .. } = &self.state else {
-            return;
-        };
-        let Some((name, _)) = self.sent.iter().find(|(_, (version, _))| *version > 0) else {
-            return;
-        };
-        let params = json!({"textDocument": {"uri": uri_of(&mirror.path_of(name))}});
-        self.send(Notification::new("textDocument/didSave".into(), params).into());
+    /// A chapter was saved: a `cargo check` of the mirror, whose files are already written, is
+    /// owed, and asked of rust-analyzer as soon as it is ready.
+    pub fn saved(&mut self, editor: &Editor) {
+        self.checks.want(editor);
+        self.check_if_owed();
+    }
+
+    /// Asks rust-analyzer for a `cargo check` of the whole mirror if one is owed and it is ready.
+    pub fn check_if_owed(&mut self) {
+        let ready = matches!(self.state, State::Running { ready: true, .. });
+        if self.checks.ask_now(ready) {
+            let params = json!({"textDocument": null});
+            self.send(Notification::new("rust-analyzer/runFlycheck".into(), params).into());
+        }
+    }
+
+    /// When a check asked for is to have begun.
+    pub fn check_due(&self) -> Option<Instant> {
+        self.checks.begin_due()
+    }
+
+    /// A check asked for is overdue: see [`Checks::not_begun`].
+    pub fn check_overdue(&mut self, editor: &Editor) {
+        if self
+            .checks
+            .begin_due()
+            .is_some_and(|due| due <= Instant::now())
+        {
+            self.checks.not_begun(editor);
+        }
+    }
+
+    /// rust-analyzer answered the server's request `id`: whether it was one the checks sent, to
+    /// learn when a check's diagnostics are all in.
+    pub fn answered(&mut self, id: i32, editor: &Editor) -> bool {
+        self.checks.answered(id, editor)
     }
 
     pub fn shut_down(&self) {
@@ -316,16 +358,34 @@ impl RustAnalyzer {
         self.send(Notification::new("exit".into(), Value::Null).into());
     }
 
-    /// rust-analyzer reports work begun, going on or ended: the editor sees it too.
+    /// rust-analyzer reports work begun, going on or ended: the editor sees it too, a check's as
+    /// the checks show it. A check that ended whole is followed by a request, whose answer comes
+    /// after the check's diagnostics, which rust-analyzer publishes before it reads its next
+    /// message. (Any request would do; the selection range at the start of the mirror's library
+    /// root is answered on rust-analyzer's main thread as soon as it is read, at next to no cost.)
     pub fn report_progress(&mut self, params: Value, editor: &Editor) {
-        self.progress.report(params, editor);
+        if !is_check_token(&params["token"]) {
+            return self.progress.report(params, editor);
+        }
+        if let Some(covers) = self.checks.report(&params, editor) {
+            let Some(mirror) = self.mirror() else { return };
+            let lib = json!({
+                "textDocument": {"uri": uri_of(&mirror.dir.join("lib.rs"))},
+                "positions": [{"line": 0, "character": 0}],
+            });
+            let id = self.request("textDocument/selectionRange".into(), lib);
+            self.checks.settle(id, covers);
+        }
+        self.check_if_owed();
     }
 
     /// Answers a request rust-analyzer sends its client; its settings it asks for are the server's;
     /// a progress token it creates is created in the editor too, and when it asks for its hints,
     /// tokens or lenses to be asked for again (as after loading), so is the editor, if it can.
     pub fn answer(&mut self, request: Request, editor: &Editor) {
-        if request.method == "window/workDoneProgress/create" {
+        if request.method == "window/workDoneProgress/create"
+            && !is_check_token(&request.params["token"])
+        {
             self.progress.create(&request.params, editor);
         }
         if let Some(capability) = refreshed(&request.method)

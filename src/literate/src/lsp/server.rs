@@ -18,7 +18,7 @@ use crate::lsp::methods::{self, ChapterAnswer, Names, Route};
 use crate::lsp::pending::{Cancelled, Pending, request_id};
 use crate::lsp::rewrite::{Rewriter, from_lsp};
 use crate::lsp::run_test::{self, TestRun};
-use crate::lsp::rust_analyzer::{ANALYZER_INIT, RustAnalyzer};
+use crate::lsp::rust_analyzer::{ANALYZER_INIT, RustAnalyzer, response_id};
 use crate::lsp::tokens::TokenResults;
 use crate::lsp::uri::path_of;
 use crate::{Project, TangledFile};
@@ -63,10 +63,14 @@ impl Server {
             }
             let from_editor = self.editor.receiver().clone();
             let from_analyzer = self.analyzer.receiver();
-            let next = [self.analyzer.restart_due(), self.pending.next_due()]
-                .into_iter()
-                .flatten()
-                .min();
+            let next = [
+                self.analyzer.restart_due(),
+                self.analyzer.check_due(),
+                self.pending.next_due(),
+            ]
+            .into_iter()
+            .flatten()
+            .min();
             let timer = next.map_or_else(never, at);
             let tests_done = self.test_runs.1.clone();
             select! {
@@ -97,6 +101,7 @@ impl Server {
             self.editor.log("starting rust-analyzer again");
             self.start_analyzer();
         }
+        self.analyzer.check_overdue(&self.editor);
         let (late, analyzer_ids) = self.pending.overdue(now);
         for id in analyzer_ids {
             self.analyzer.cancel(id);
@@ -235,7 +240,7 @@ impl Server {
         if self.book.dirty {
             self.retangle();
         }
-        self.analyzer.saved();
+        self.analyzer.saved(&self.editor);
     }
 
     /// Starts rust-analyzer on the last good tangle; without one, the requests waiting for it get
@@ -270,6 +275,9 @@ impl Server {
                 let result = response.result.unwrap_or(Value::Null);
                 self.analyzer.initialized(&result);
             }
+            Message::Response(response)
+                if response_id(&response.id)
+                    .is_some_and(|id| self.analyzer.answered(id, &self.editor)) => {}
             Message::Response(response) => self.forwarder().answered(response),
             Message::Request(request) => self.analyzer.answer(request, &self.editor),
             Message::Notification(notification) => self.analyzer_notification(notification),
@@ -291,13 +299,16 @@ impl Server {
                 self.publish();
             }
             "$/progress" => self.analyzer.report_progress(params, &self.editor),
-            "experimental/serverStatus" if self.analyzer.loaded(&params) => {
-                let files: Vec<TangledFile> = self.book.positions.files().cloned().collect();
-                self.analyzer.send_files(&files, &self.editor);
-                self.editor.log("rust-analyzer has loaded the book's code");
-                for request in self.pending.take_waiting() {
-                    self.request(request);
+            "experimental/serverStatus" => {
+                if self.analyzer.status(&params) {
+                    let files: Vec<TangledFile> = self.book.positions.files().cloned().collect();
+                    self.analyzer.send_files(&files, &self.editor);
+                    self.editor.log("rust-analyzer has loaded the book's code");
+                    for request in self.pending.take_waiting() {
+                        self.request(request);
+                    }
                 }
+                self.analyzer.check_if_owed();
             }
             "window/showMessage" | "window/logMessage" => {
                 let mut params = params;
