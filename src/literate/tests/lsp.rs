@@ -883,7 +883,7 @@ fn wait_for_cannot_find(editor: &mut Editor, uri: &str, present: bool) {
 }
 
 #[test]
-fn a_chapter_changed_on_disk_while_closed_counts_at_the_next_keystroke() {
+fn a_chapter_changed_on_disk_while_closed_counts_at_the_next_keystroke_or_save() {
     let copy = copy_of_the_crate();
     let missing = std::ffi::OsStr::new("/nonexistent/rust-analyzer");
     let mut editor = Editor::start(copy.path(), &[("LITERATE_RUST_ANALYZER", missing)]);
@@ -908,6 +908,14 @@ fn a_chapter_changed_on_disk_while_closed_counts_at_the_next_keystroke() {
     fs::write(&world, &on_disk).unwrap();
     editor.change("input.md", 4, &format!("{text}\n"));
     editor.diagnostics("world.md", ANSWER, <[Value]>::is_empty);
+    // A save counts as a keystroke does.
+    fs::write(&world, &wrong).unwrap();
+    let input = editor.chapter_uri("input.md");
+    editor.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": input}}),
+    );
+    editor.diagnostics("world.md", ANSWER, undefined);
 }
 
 /// `input.md` with a type error (a `u8` where `build_bfs_table` takes a node), and the position of
@@ -2012,10 +2020,16 @@ fn last_published<T, C: FromIterator<T>>(
 /// The seeds that once made the soak without rust-analyzer fail (a marker line whose chunk name
 /// holds `>>` and `// <<`, read two ways by the soak's own checks).
 const SOAK_FAILED_WITH: [u64; 1] = [1795782807258632567];
-/// The seeds that once made the soak with rust-analyzer fail (its files left outside the crate's
-/// module tree after a restart, before the server waited for it to load; then, now and then, a
-/// diagnostic of `cargo check` missing after restarts, before the server asked for every check).
-const ANALYZER_SOAK_FAILED_WITH: [u64; 2] = [1795708815847578339, 1795696786532038153];
+/// The seeds that once made the soak with rust-analyzer fail: the first two, its files left outside
+/// the crate's module tree after a restart, before the server waited for it to load; then, now and
+/// then, a diagnostic of `cargo check` missing after restarts, before the server asked for every
+/// check. The third, a closed chapter typed back after the last keystroke, which the server did not
+/// read again before the soak's last save.
+const ANALYZER_SOAK_FAILED_WITH: [u64; 3] = [
+    1795708815847578339,
+    1795696786532038153,
+    1795885874651973341,
+];
 
 /// The seeds a soak runs, in order: the one `LITERATE_SOAK_SEED` names alone; else every seed that
 /// once failed it; then, except under `CI=true`, a new one from the clock, so that each run on a
@@ -2123,12 +2137,19 @@ fn soak(seed: u64, edits: usize, analyzer: bool, kills: usize) {
             let text = soak.editor.open("input.md");
             (1, text)
         });
+        // Every chapter is written before the open ones are typed back, so that the last
+        // keystroke finds the closed ones on disk as they now are (one written after it would
+        // be read at the next keystroke or save only).
+        let mut typed_back = Vec::new();
         for chapter in SOAKED {
             let mut text = fs::read_to_string(original.join(chapter)).unwrap();
             if chapter == "input.md" {
                 text = with_a_type_error(&text).0;
             }
             fs::write(chapters.join(chapter), &text).unwrap();
+            typed_back.push((chapter, text));
+        }
+        for (chapter, text) in typed_back {
             if let Some((version, _)) = soak.open.get(chapter) {
                 soak.editor.change(chapter, version + 1, &text);
             }

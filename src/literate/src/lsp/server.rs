@@ -235,11 +235,11 @@ impl Server {
         self.publish();
     }
 
-    /// The editor saved a chapter: rust-analyzer checks the book as the editor has it.
+    /// The editor saved a chapter: rust-analyzer checks the book as the editor has it, the
+    /// chapters it does not have open as they are on disk now (read again if they changed, as after
+    /// a keystroke).
     fn saved(&mut self) {
-        if self.book.dirty {
-            self.retangle();
-        }
+        self.retangle();
         self.analyzer.saved(&self.editor);
     }
 
