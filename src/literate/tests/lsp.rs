@@ -1959,9 +1959,14 @@ fn read_what_came(editor: &mut Editor) {
     {}
 }
 
+/// How long no diagnostics must come for rust-analyzer's own to be taken as all published: it
+/// works them out for the open files apart from any check, and says nothing when it is done.
+const DIAGNOSTICS_QUIET: Duration = Duration::from_secs(3);
+
 /// Every diagnostic published for each chapter, as `line:character source: message`, once
-/// rust-analyzer answers and the `cargo check` asked for by a save has published its diagnostics,
-/// with no other work going; none may say that rust-analyzer left a tangled file out of the crate.
+/// rust-analyzer answers, the `cargo check` asked for by a save has published its diagnostics, with
+/// no other work going, and then no diagnostics have come for [`DIAGNOSTICS_QUIET`] (rust-analyzer's
+/// own); none may say that rust-analyzer left a tangled file out of the crate.
 fn settled_analysis(editor: &mut Editor) -> BTreeMap<String, BTreeSet<String>> {
     let input = editor.chapter_uri("input.md");
     let text = fs::read_to_string(editor.chapters.join("input.md")).unwrap();
@@ -1984,7 +1989,21 @@ fn settled_analysis(editor: &mut Editor) -> BTreeMap<String, BTreeSet<String>> {
             "rust-analyzer did not check the book after a save within {LOADING:?}"
         );
     }
-    read_what_came(editor);
+    let mut quiet_from = Instant::now();
+    while quiet_from.elapsed() < DIAGNOSTICS_QUIET {
+        let seen = editor.notifications.len();
+        editor.next_message(quiet_from + DIAGNOSTICS_QUIET);
+        let published = editor.notifications[seen.min(editor.notifications.len())..]
+            .iter()
+            .any(|n| n.method == "textDocument/publishDiagnostics");
+        if published {
+            quiet_from = Instant::now();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "rust-analyzer's diagnostics did not settle within {LOADING:?}"
+        );
+    }
     last_published(editor, |uri, d| {
         assert_ne!(d["code"], "unlinked-file", "in {uri}: {d}");
         let start = &d["range"]["start"];
