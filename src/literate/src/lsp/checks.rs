@@ -262,3 +262,130 @@ impl Checks {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use lsp_server::{Connection, Message};
+
+    use super::*;
+
+    /// The server's side of a connection in memory, and the editor's.
+    fn connection() -> (Editor, Connection) {
+        let (server, editor) = Connection::memory();
+        (Editor::new(server), editor)
+    }
+
+    fn checks() -> Checks {
+        Checks::new(&json!({"window": {"workDoneProgress": true}}))
+    }
+
+    /// rust-analyzer's report of its check's work of `kind`.
+    fn check(kind: &str) -> Value {
+        json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": kind}})
+    }
+
+    /// The work the editor was shown since last asked: each begin, and each end with its message.
+    fn shown(editor: &Connection) -> Vec<String> {
+        let progress = editor
+            .receiver
+            .try_iter()
+            .filter_map(|message| match message {
+                Message::Notification(n) if n.method == "$/progress" => Some(n.params),
+                _ => None,
+            });
+        progress
+            .map(|params| {
+                let value = &params["value"];
+                let kind = value["kind"].as_str().unwrap_or_default();
+                match value["message"].as_str() {
+                    Some(message) => format!("{kind}: {message}"),
+                    None => kind.to_string(),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_check_is_asked_for_once_ready_and_its_work_ends_once_its_diagnostics_are_in() {
+        let (server, editor) = connection();
+        let mut checks = checks();
+        checks.want(&server);
+        assert!(!checks.ask_now(false), "not before rust-analyzer is ready");
+        assert!(checks.ask_now(true));
+        assert!(!checks.ask_now(true), "asked for once");
+        assert_eq!(checks.report(&check("begin"), &server), None);
+        assert_eq!(checks.report(&check("end"), &server), Some(1));
+        checks.settle(7, 1);
+        assert!(!checks.answered(8, &server), "another request's answer");
+        assert!(checks.answered(7, &server));
+        assert_eq!(shown(&editor), ["begin", "end: done"]);
+        assert!(!checks.ask_now(true), "nothing more is owed");
+    }
+
+    #[test]
+    fn a_check_that_ran_while_rust_analyzer_reloaded_is_asked_for_again() {
+        let (server, _editor) = connection();
+        let mut checks = checks();
+        checks.want(&server);
+        assert!(checks.ask_now(true));
+        checks.report(&check("begin"), &server);
+        checks.disturbed();
+        assert_eq!(
+            checks.report(&check("end"), &server),
+            None,
+            "maybe cut short"
+        );
+        assert!(!checks.ask_now(false));
+        assert!(checks.ask_now(true));
+        checks.report(&check("begin"), &server);
+        assert_eq!(checks.report(&check("end"), &server), Some(1));
+    }
+
+    #[test]
+    fn a_check_asked_for_before_a_reload_is_asked_for_again_and_not_awaited_meanwhile() {
+        let (server, _editor) = connection();
+        let mut checks = checks();
+        checks.want(&server);
+        assert!(checks.ask_now(true));
+        assert!(checks.begin_due().is_some());
+        checks.disturbed();
+        assert_eq!(checks.begin_due(), None);
+        assert!(checks.ask_now(true));
+        assert!(checks.begin_due().is_some());
+    }
+
+    #[test]
+    fn a_save_during_a_check_asks_for_another_and_the_work_ends_with_the_newer_one() {
+        let (server, editor) = connection();
+        let mut checks = checks();
+        checks.want(&server);
+        assert!(checks.ask_now(true));
+        checks.report(&check("begin"), &server);
+        checks.want(&server);
+        assert!(checks.ask_now(true), "a save during a check");
+        assert_eq!(checks.report(&check("end"), &server), Some(1));
+        checks.settle(1, 1);
+        assert!(checks.answered(1, &server));
+        checks.report(&check("begin"), &server);
+        assert_eq!(checks.report(&check("end"), &server), Some(2));
+        checks.settle(2, 2);
+        assert!(checks.answered(2, &server));
+        let superseded = "end: superseded by a newer check";
+        assert_eq!(shown(&editor), ["begin", superseded, "begin", "end: done"]);
+    }
+
+    #[test]
+    fn a_stop_ends_the_editor_s_work_and_the_next_start_owes_a_check() {
+        let (server, editor) = connection();
+        let mut checks = checks();
+        checks.want(&server);
+        assert!(checks.ask_now(true));
+        checks.report(&check("begin"), &server);
+        checks.stopped(&server);
+        assert_eq!(checks.report(&check("end"), &server), None);
+        checks.want(&server);
+        assert!(checks.ask_now(true));
+        let stopped = "end: rust-analyzer stopped";
+        assert_eq!(shown(&editor), ["begin", stopped, "begin"]);
+    }
+}
