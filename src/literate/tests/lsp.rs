@@ -2043,11 +2043,14 @@ const SOAK_FAILED_WITH: [u64; 1] = [1795782807258632567];
 /// the crate's module tree after a restart, before the server waited for it to load; then, now and
 /// then, a diagnostic of `cargo check` missing after restarts, before the server asked for every
 /// check. The third, a closed chapter typed back after the last keystroke, which the server did not
-/// read again before the soak's last save.
-const ANALYZER_SOAK_FAILED_WITH: [u64; 3] = [
+/// read again before the soak's last save. The fourth, a whole check of the fresh server without
+/// cargo check's error at `env!("OUT_DIR")` in `web.md`, which the soaked server's check had: the
+/// variant not yet explained (see the tools appendix).
+const ANALYZER_SOAK_FAILED_WITH: [u64; 4] = [
     1795708815847578339,
     1795696786532038153,
     1795885874651973341,
+    1795892023312617543,
 ];
 
 /// The seeds a soak runs, in order: the one `LITERATE_SOAK_SEED` names alone; else every seed that
