@@ -930,6 +930,16 @@ fn with_a_type_error(text: &str) -> (String, Value) {
     (broken, wrong)
 }
 
+/// Whether `diagnostics` say "mismatched types" at the position `wrong`.
+fn mismatched_types_at(diagnostics: &[Value], wrong: &Value) -> bool {
+    diagnostics.iter().any(|d| {
+        d["range"]["start"] == *wrong
+            && d["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("mismatched types"))
+    })
+}
+
 /// A copy of the crate to be analysed: its manifest, lock file, sources and book.
 fn copy_of_the_crate() -> tempfile::TempDir {
     let from = real_crate();
@@ -1615,12 +1625,7 @@ fn a_check_cut_short_by_a_crash_comes_back_with_the_save_made_during_the_restart
     editor.change("input.md", 3, &broken);
     editor.notify("textDocument/didSave", save);
     editor.diagnostics("input.md", LOADING, |diagnostics| {
-        diagnostics.iter().any(|d| {
-            d["range"]["start"] == wrong
-                && d["message"]
-                    .as_str()
-                    .is_some_and(|m| m.starts_with("mismatched types"))
-        })
+        mismatched_types_at(diagnostics, &wrong)
     });
     assert_eq!(fs::read(&lock).unwrap(), lock_before);
     assert_eq!(
@@ -2229,11 +2234,6 @@ fn a_module_nested_in_the_library_shell_still_gets_its_type_errors() {
         json!({"textDocument": {"uri": editor.chapter_uri("input.md")}}),
     );
     editor.diagnostics("input.md", LOADING, |diagnostics| {
-        diagnostics.iter().any(|d| {
-            d["range"]["start"] == wrong
-                && d["message"]
-                    .as_str()
-                    .is_some_and(|m| m.starts_with("mismatched types"))
-        })
+        mismatched_types_at(diagnostics, &wrong)
     });
 }
