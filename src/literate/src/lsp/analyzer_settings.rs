@@ -1,7 +1,5 @@
 //! What rust-analyzer is told of the editor and of the server's settings for it.
 
-use std::path::Path;
-
 use serde_json::{Value, json};
 
 use crate::lsp::mirror::Mirror;
@@ -44,7 +42,6 @@ pub fn initialize_params(
             text_document[key] = editor[key].clone();
         }
     }
-    let manifest = mirror.dir.join("Cargo.toml");
     json!({
         "processId": std::process::id(),
         "rootUri": uri_of(&mirror.dir),
@@ -62,14 +59,14 @@ pub fn initialize_params(
             "window": {"workDoneProgress": true},
             "experimental": {"serverStatusNotification": true},
         },
-        "initializationOptions": settings(features, &manifest),
+        "initializationOptions": settings(features, mirror),
     })
 }
 
-/// rust-analyzer's settings for the mirror whose manifest is `manifest`, with `features` on.
-pub fn settings(features: &[String], manifest: &Path) -> Value {
+/// rust-analyzer's settings for `mirror`, with `features` on.
+pub fn settings(features: &[String], mirror: &Mirror) -> Value {
     json!({
-        "linkedProjects": [manifest.to_string_lossy()],
+        "linkedProjects": [mirror.dir.join("Cargo.toml").to_string_lossy()],
         // rust-analyzer checks only when the server asks it to (see checks.rs), not on its own
         // on save or on loading: the server then knows of every check, and asks again for one
         // cut short.
@@ -78,7 +75,13 @@ pub fn settings(features: &[String], manifest: &Path) -> Value {
         // The crate's default features, and those the chapters open in the editor need (code
         // behind a feature, like the game's window, is code of the book too); checking a
         // feature's crates before a chapter needs them would make the first save's check wait.
-        "cargo": {"features": features},
+        //
+        // A build gives the crate its tangled files in `OUT_DIR`, and a chunk may read one there
+        // itself (`include_bytes!(concat!(env!("OUT_DIR"), "/page.js"))`). The mirror has no build
+        // script and so no `OUT_DIR`: its tangled files' directory stands in for it, in
+        // rust-analyzer's reading of the code and in its `cargo check` alike, so that such a line
+        // reads the file a build would give it instead of showing an error no build has.
+        "cargo": {"features": features, "extraEnv": {"OUT_DIR": mirror.tangled_dir().to_string_lossy()}},
         "files": {"watcher": "server"},
         // Every token of the code has a type, brackets and punctuation included, so that a
         // chapter's chunks are highlighted by meaning line for line.

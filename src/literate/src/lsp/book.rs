@@ -32,6 +32,9 @@ pub struct EditedBook {
     pub problems: Vec<Diagnostic>,
     /// The last good tangle.
     pub positions: Positions,
+    /// The book's files in other languages (JavaScript) of the last good tangle, which a chunk
+    /// may read from a build's `OUT_DIR` as it reads a Rust file there.
+    pub scripts: Vec<TangledFile>,
     disk: DiskTexts,
     kept: Kept,
     /// The features each tangled file needs (those the targets that include it require).
@@ -98,6 +101,7 @@ impl EditedBook {
             web: Web::default(),
             problems: Vec::new(),
             positions: Positions::default(),
+            scripts: Vec::new(),
             disk: DiskTexts::default(),
             kept: Kept::default(),
         };
@@ -141,6 +145,7 @@ impl EditedBook {
             return None;
         }
         self.positions = Positions::new(&outcome.files, &chapters);
+        self.scripts = outcome.scripts;
         Some(outcome.files)
     }
 

@@ -27,9 +27,13 @@ pub struct Mirror {
 }
 
 impl Mirror {
-    /// Writes the mirror of the crate in `crate_dir` with the tangled `files`: its manifest, lock
-    /// file, library root and the files themselves.
-    pub fn create(crate_dir: &Path, files: &[TangledFile]) -> anyhow::Result<Mirror> {
+    /// Writes the mirror of the crate in `crate_dir` with the tangled Rust `files` and `scripts`:
+    /// its manifest, lock file, library root and the files themselves.
+    pub fn create(
+        crate_dir: &Path,
+        files: &[TangledFile],
+        scripts: &[TangledFile],
+    ) -> anyhow::Result<Mirror> {
         let mirror = Mirror {
             dir: crate_dir.join(MIRROR_DIR),
         };
@@ -49,7 +53,7 @@ impl Mirror {
         if let Ok(lock) = fs::read_to_string(crate_dir.join("Cargo.lock")) {
             mirror.copy_lock(&lock)?;
         }
-        for file in files {
+        for file in files.iter().chain(scripts) {
             mirror
                 .write(file)
                 .with_context(|| format!("cannot write the mirror's {}", file.name))?;
@@ -76,14 +80,19 @@ impl Mirror {
         Ok(())
     }
 
+    /// The directory of the tangled files in the mirror, which stands in for a build's `OUT_DIR`.
+    pub fn tangled_dir(&self) -> PathBuf {
+        self.dir.join("tangled")
+    }
+
     /// Where a tangled file lives in the mirror.
     pub fn path_of(&self, name: &str) -> PathBuf {
-        self.dir.join("tangled").join(name)
+        self.tangled_dir().join(name)
     }
 
     /// The tangled file at a path in the mirror, if it is one.
     pub fn tangled_name(&self, path: &Path) -> Option<String> {
-        let name = path.strip_prefix(self.dir.join("tangled")).ok()?;
+        let name = path.strip_prefix(self.tangled_dir()).ok()?;
         Some(name.to_str()?.to_string())
     }
 

@@ -134,14 +134,20 @@ impl RustAnalyzer {
         }
     }
 
-    /// Starts rust-analyzer on a mirror of the crate in `crate_dir` with `files` written into it
-    /// (opened with rust-analyzer once it has loaded); the reason when there is none to start,
-    /// which the editor is shown.
-    pub fn start(&mut self, crate_dir: &Path, files: &[TangledFile], editor: &Editor) -> bool {
+    /// Starts rust-analyzer on a mirror of the crate in `crate_dir` with the Rust `files` written
+    /// into it (opened with rust-analyzer once it has loaded) and the `scripts` beside them; the
+    /// reason when there is none to start, which the editor is shown.
+    pub fn start(
+        &mut self,
+        crate_dir: &Path,
+        files: &[TangledFile],
+        scripts: &[TangledFile],
+        editor: &Editor,
+    ) -> bool {
         let started = find_rust_analyzer()
             .map_err(anyhow::Error::msg)
             .and_then(|program| {
-                let mirror = Mirror::create(crate_dir, files)?;
+                let mirror = Mirror::create(crate_dir, files, scripts)?;
                 let target_dir = std::env::var_os("CARGO_TARGET_DIR")
                     .map_or_else(|| crate_dir.join("target"), PathBuf::from);
                 let analyzer = Analyzer::start(&program, &mirror.dir, &target_dir)?;
@@ -253,11 +259,17 @@ impl RustAnalyzer {
 
     /// Writes every tangled file that changed into the mirror on disk, and, once rust-analyzer has
     /// loaded, opens it with rust-analyzer or gives it the change; a file as it is on disk and with
-    /// rust-analyzer is neither written nor read.
-    pub fn send_files(&mut self, files: &[TangledFile], editor: &Editor) {
+    /// rust-analyzer is neither written nor read. The `scripts` are only written: they are not
+    /// Rust, and reach rust-analyzer only as the bytes a chunk reads from `OUT_DIR`.
+    pub fn send_files(&mut self, files: &[TangledFile], scripts: &[TangledFile], editor: &Editor) {
         let State::Running { mirror, loaded, .. } = &self.state else {
             return;
         };
+        for script in scripts {
+            if let Err(e) = mirror.write(script) {
+                editor.show_error(&format!("cannot write the mirror's {}: {e}", script.name));
+            }
+        }
         let mut messages = Vec::new();
         for file in files {
             let had = self.sent.get(&file.name);
@@ -393,9 +405,9 @@ impl RustAnalyzer {
         {
             editor.request(&request.method, Value::Null);
         }
-        let settings = self.mirror().map_or(Value::Null, |mirror| {
-            settings(&self.features, &mirror.dir.join("Cargo.toml"))
-        });
+        let settings = self
+            .mirror()
+            .map_or(Value::Null, |mirror| settings(&self.features, mirror));
         let response = match answer_analyzer(&request, &settings) {
             Ok(result) => Response::new_ok(request.id, result),
             Err(message) => {

@@ -227,7 +227,8 @@ impl Server {
     fn retangle(&mut self) {
         if let Some(files) = self.book.tangle() {
             if self.analyzer.is_started() {
-                self.analyzer.send_files(&files, &self.editor);
+                self.analyzer
+                    .send_files(&files, &self.book.scripts, &self.editor);
             } else {
                 self.start_analyzer();
             }
@@ -248,7 +249,10 @@ impl Server {
     fn start_analyzer(&mut self) {
         let files: Vec<TangledFile> = self.book.positions.files().cloned().collect();
         let crate_dir = self.book.crate_dir().to_path_buf();
-        if !self.analyzer.start(&crate_dir, &files, &self.editor) {
+        let started = self
+            .analyzer
+            .start(&crate_dir, &files, &self.book.scripts, &self.editor);
+        if !started {
             for request in self.pending.take_waiting() {
                 self.editor.respond(request.id, Value::Null);
             }
@@ -302,7 +306,8 @@ impl Server {
             "experimental/serverStatus" => {
                 if self.analyzer.status(&params) {
                     let files: Vec<TangledFile> = self.book.positions.files().cloned().collect();
-                    self.analyzer.send_files(&files, &self.editor);
+                    self.analyzer
+                        .send_files(&files, &self.book.scripts, &self.editor);
                     self.editor.log("rust-analyzer has loaded the book's code");
                     for request in self.pending.take_waiting() {
                         self.request(request);
