@@ -71,6 +71,11 @@ pub mod play {
     include!(concat!(env!("OUT_DIR"), "/play.rs"));
 }
 
+/// A game's moves shown moving: the block dropping, the cat's hop.
+pub mod motion {
+    include!(concat!(env!("OUT_DIR"), "/motion.rs"));
+}
+
 /// The game in a web page, and the figures that answer the mouse: what the page's script calls.
 pub mod web {
     include!(concat!(env!("OUT_DIR"), "/web.rs"));

@@ -132,7 +132,7 @@ struct DrawnByAChunk {
     draw: fn() -> Vec<Image>,
 }
 
-const DRAWN_BY_CHUNKS: [DrawnByAChunk; 6] = [
+const DRAWN_BY_CHUNKS: [DrawnByAChunk; 7] = [
     DrawnByAChunk {
         name: "basic-pictures",
         shows: "A solid circle, an outlined ellipse, a solid rectangle and triangle, and an \
@@ -172,6 +172,14 @@ const DRAWN_BY_CHUNKS: [DrawnByAChunk; 6] = [
         chunk: "text, for a figure",
         page: "keys-on-board.html",
         draw: chat_noir::figures::texts,
+    },
+    DrawnByAChunk {
+        name: "hop-frames",
+        shows: "A move of the usual board, a frame every 44 ms: the block dropping beside the \
+                cat, and the cat's hop away from it.",
+        chunk: "the frames of a hop, for a figure",
+        page: "motion.html",
+        draw: chat_noir::motion::hop_frames,
     },
     DrawnByAChunk {
         name: "fitted-boards",
