@@ -76,6 +76,11 @@ pub mod motion {
     include!(concat!(env!("OUT_DIR"), "/motion.rs"));
 }
 
+/// What a listener who cannot see the board is told of each change to a game.
+pub mod listener {
+    include!(concat!(env!("OUT_DIR"), "/listener.rs"));
+}
+
 /// The game in a web page, and the figures that answer the mouse: what the page's script calls.
 pub mod web {
     include!(concat!(env!("OUT_DIR"), "/web.rs"));

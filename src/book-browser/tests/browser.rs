@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use headless_chrome::browser::tab::ModifierKey;
-use headless_chrome::protocol::cdp::{Emulation, Input, Page};
+use headless_chrome::protocol::cdp::{Accessibility, Emulation, Input, Page};
 use headless_chrome::{Browser, Element, LaunchOptions, Tab};
 use literate::{SourceText, Web};
 use serde_json::Value;
@@ -846,6 +846,116 @@ fn play_in_the_page(browser: &Browser, path: &str, (width, height): (u32, u32), 
         "the shared game {shown}"
     );
     assert_eq!(problems(&shared), Vec::<String>::new(), "at {width} px");
+}
+
+/// What the page last told a listener of the game (its live region).
+fn said(tab: &Tab) -> String {
+    let said = eval(tab, "document.querySelector('.chat-noir-said').textContent");
+    said.as_str().expect("words").to_string()
+}
+
+/// The role and the name the accessibility tree gives the element `selector` finds. (Only its
+/// own node is asked for: the whole tree holds properties of ignored nodes that this version of
+/// the protocol's types cannot read.)
+fn role_and_name(tab: &Tab, selector: &str) -> (String, String) {
+    let element = tab.find_element(selector).expect("the element");
+    let nodes = tab
+        .call_method(Accessibility::GetPartialAXTree {
+            node_id: None,
+            backend_node_id: Some(element.backend_node_id),
+            object_id: None,
+            fetch_relatives: Some(false),
+        })
+        .expect("the element's accessibility node")
+        .nodes;
+    let value = |v: &Option<Accessibility::AXValue>| {
+        (v.as_ref().and_then(|v| v.value.as_ref()))
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    };
+    let node = nodes.first().expect("a node");
+    (value(&node.role), value(&node.name))
+}
+
+/// Presses `key` on the page and on the native game beside it; what the page then tells a
+/// listener, which must be what the native game tells.
+fn press_and_hear(tab: &Tab, native: &mut chat_noir::web::LiveBoard, key: &str) -> String {
+    tab.press_key(key).expect("a key");
+    native.key(key, false, false);
+    let told = native.tell();
+    assert_eq!(said(tab), told, "after the key {key:?}");
+    assert_eq!(page_world(tab), native.world(), "after the key {key:?}");
+    told
+}
+
+/// "row R, column C", as the page names a cell for a listener.
+fn heard_cell(p: chat_noir::world::Posn) -> String {
+    format!("row {}, column {}", p.y + 1, p.x + 1)
+}
+
+/// A reader who cannot see the board plays a game to its end with the keyboard alone: Tab reaches
+/// the board, which the accessibility tree names with its keys; the arrows walk the cursor to a
+/// free cell beside the cat, each step told, and Space blocks it, told with the cat's step; the end
+/// is told.
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn a_game_plays_by_the_keyboard_alone_and_every_move_is_told() {
+    let browser = browser();
+    let code = "11-1-";
+    let tab = open_served(&browser, &format!("index.html#game={code}"), (1200, 1400));
+    let (role, name) = role_and_name(&tab, "canvas.chat-noir-live");
+    assert_eq!(role, "application");
+    assert!(
+        name.contains("Arrow keys") && name.contains("Space"),
+        "{name}"
+    );
+    let on_the_board = "document.activeElement.matches('canvas.chat-noir-live')";
+    let mut tabs = 0;
+    while eval(&tab, on_the_board) != Value::Bool(true) {
+        tab.press_key("Tab").expect("Tab");
+        tabs += 1;
+        assert!(tabs < 500, "Tab never reaches the board");
+    }
+    let mut native = chat_noir::web::LiveBoard::replay(code).unwrap();
+    native.tell();
+    let mut moves = 0;
+    while native.game().unwrap().world.state == chat_noir::world::State::Playing {
+        let world = &native.game().unwrap().world;
+        let free = |p: &chat_noir::world::Posn| {
+            world.board.iter().any(|c| c.p == *p && !c.blocked) && *p != world.cat
+        };
+        let Some(target) = chat_noir::graph::adjacent(world.cat).into_iter().find(free) else {
+            break;
+        };
+        for _ in 0..40 {
+            let cursor = native.game().unwrap().cursor().0;
+            let key = match () {
+                _ if target.y < cursor.y => "ArrowUp",
+                _ if target.y > cursor.y => "ArrowDown",
+                _ if target.x < cursor.x => "ArrowLeft",
+                _ if target.x > cursor.x => "ArrowRight",
+                _ => break,
+            };
+            let told = press_and_hear(&tab, &mut native, key);
+            let now = native.game().unwrap().cursor().0;
+            assert!(
+                told.starts_with("Row") && told.contains(&heard_cell(now)[1..]),
+                "{told}"
+            );
+        }
+        let told = press_and_hear(&tab, &mut native, " ");
+        let cat = native.game().unwrap().world.cat;
+        assert!(
+            told.contains(&format!("blocked {}", heard_cell(target)))
+                && told.contains(&heard_cell(cat)),
+            "{told}"
+        );
+        moves += 1;
+        assert!(moves < 60, "the game never ended");
+    }
+    let end = said(&tab);
+    assert!(end.contains("trapped") || end.contains("escaped"), "{end}");
+    assert_eq!(problems(&tab), Vec::<String>::new());
 }
 
 #[test]
