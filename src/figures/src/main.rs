@@ -175,8 +175,9 @@ const DRAWN_BY_CHUNKS: [DrawnByAChunk; 7] = [
     },
     DrawnByAChunk {
         name: "hop-frames",
-        shows: "A move of the usual board, a frame every 44 ms: the block dropping beside the \
-                cat, and the cat's hop away from it.",
+        shows: "A move of the usual board, a frame every 44 ms: the block dropping on the cell \
+                above and left of the cat, and the cat's hop away from it; the last frame is the \
+                game's own picture.",
         chunk: "the frames of a hop, for a figure",
         page: "motion.html",
         draw: chat_noir::motion::hop_frames,
