@@ -259,8 +259,9 @@ impl RustAnalyzer {
 
     /// Writes every tangled file that changed into the mirror on disk, and, once rust-analyzer has
     /// loaded, opens it with rust-analyzer or gives it the change; a file as it is on disk and with
-    /// rust-analyzer is neither written nor read. The `scripts` are only written: they are not
-    /// Rust, and reach rust-analyzer only as the bytes a chunk reads from `OUT_DIR`.
+    /// rust-analyzer is neither written nor read. The `scripts` are written where their text
+    /// differs from the mirror's copy, and never opened: they are not Rust, and reach
+    /// rust-analyzer only as the bytes a chunk reads from `OUT_DIR`.
     pub fn send_files(&mut self, files: &[TangledFile], scripts: &[TangledFile], editor: &Editor) {
         let State::Running { mirror, loaded, .. } = &self.state else {
             return;
