@@ -71,7 +71,12 @@ pub mod play {
     include!(concat!(env!("OUT_DIR"), "/play.rs"));
 }
 
-/// A game's moves shown moving: the block dropping, the cat's hop.
+/// A game's end told on the board: how it ended, its code, and what comes next.
+pub mod ending {
+    include!(concat!(env!("OUT_DIR"), "/ending.rs"));
+}
+
+/// A game's moves shown moving: the block dropping, the cat's hop, the end's motion.
 pub mod motion {
     include!(concat!(env!("OUT_DIR"), "/motion.rs"));
 }

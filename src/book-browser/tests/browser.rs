@@ -11,7 +11,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use headless_chrome::browser::tab::ModifierKey;
-use headless_chrome::protocol::cdp::{Accessibility, Emulation, Input, Page};
+use headless_chrome::protocol::cdp::{
+    Accessibility, Browser as Permissions, Emulation, Input, Page,
+};
 use headless_chrome::{Browser, Element, LaunchOptions, Tab};
 use literate::{SourceText, Web};
 use serde_json::Value;
@@ -896,7 +898,8 @@ fn heard_cell(p: chat_noir::world::Posn) -> String {
 /// A reader who cannot see the board plays a game to its end with the keyboard alone: Tab reaches
 /// the board, which the accessibility tree names with its keys; the arrows walk the cursor to a
 /// free cell beside the cat, each step told, and Space blocks it, told with the cat's step; the end
-/// is told.
+/// is told. Then Tab reaches the button that copies the game's link, which Enter presses: the link
+/// that replays the game is on the clipboard, and the listener is told.
 #[test]
 #[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
 fn a_game_plays_by_the_keyboard_alone_and_every_move_is_told() {
@@ -955,7 +958,50 @@ fn a_game_plays_by_the_keyboard_alone_and_every_move_is_told() {
     }
     let end = said(&tab);
     assert!(end.contains("trapped") || end.contains("escaped"), "{end}");
+    copy_the_link_by_keyboard(&tab, &native.game().unwrap().code().to_string());
     assert_eq!(problems(&tab), Vec::<String>::new());
+}
+
+/// Tabs from the board to the button that copies the game's link, shown now that the game is
+/// over, and presses it with Enter; the clipboard must hold the link that replays the game whose
+/// `code` is given, and the listener be told.
+fn copy_the_link_by_keyboard(tab: &Tab, code: &str) {
+    let clipboard = [
+        Permissions::PermissionType::ClipboardReadWrite,
+        Permissions::PermissionType::ClipboardSanitizedWrite,
+    ];
+    tab.call_method(Permissions::GrantPermissions {
+        permissions: clipboard.to_vec(),
+        origin: None,
+        browser_context_id: None,
+    })
+    .expect("the clipboard allowed");
+    let (role, name) = role_and_name(tab, "button.chat-noir-copy");
+    assert_eq!(
+        (role.as_str(), name.as_str()),
+        ("button", "Copy the link to this game")
+    );
+    let on_the_button = "document.activeElement.matches('button.chat-noir-copy')";
+    for _ in 0..10 {
+        if eval(tab, on_the_button) == Value::Bool(true) {
+            break;
+        }
+        tab.press_key("Tab").expect("Tab");
+    }
+    assert_eq!(
+        eval(tab, on_the_button),
+        Value::Bool(true),
+        "Tab reaches the button"
+    );
+    tab.press_key("Enter").expect("Enter");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(said(tab), "The link to this game is copied.");
+    let copied = tab
+        .evaluate("navigator.clipboard.readText()", true)
+        .expect("the clipboard read")
+        .value;
+    let link = copied.as_ref().and_then(Value::as_str).unwrap_or_default();
+    assert!(link.ends_with(&format!("index.html#game={code}")), "{link}");
 }
 
 #[test]

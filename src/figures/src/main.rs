@@ -132,7 +132,7 @@ struct DrawnByAChunk {
     draw: fn() -> Vec<Image>,
 }
 
-const DRAWN_BY_CHUNKS: [DrawnByAChunk; 7] = [
+const DRAWN_BY_CHUNKS: [DrawnByAChunk; 9] = [
     DrawnByAChunk {
         name: "basic-pictures",
         shows: "A solid circle, an outlined ellipse, a solid rectangle and triangle, and an \
@@ -174,6 +174,14 @@ const DRAWN_BY_CHUNKS: [DrawnByAChunk; 7] = [
         draw: chat_noir::figures::texts,
     },
     DrawnByAChunk {
+        name: "the-ends",
+        shows: "Two games at their end: the cat shut in after twelve moves, with the panel \
+                below it, and the cat on the edge it reached, with the panel above it.",
+        chunk: "the two ends of a game, for a figure",
+        page: "ending.html",
+        draw: chat_noir::figures::the_ends,
+    },
+    DrawnByAChunk {
         name: "hop-frames",
         shows: "A move of the usual board, a frame every 44 ms: the block dropping on the cell \
                 above and left of the cat, and the cat's hop away from it; the last frame is the \
@@ -181,6 +189,14 @@ const DRAWN_BY_CHUNKS: [DrawnByAChunk; 7] = [
         chunk: "the frames of a hop, for a figure",
         page: "motion.html",
         draw: chat_noir::motion::hop_frames,
+    },
+    DrawnByAChunk {
+        name: "escape-frames",
+        shows: "The end of a game the cat won, a frame every 80 ms from the moment it landed \
+                on the top row: it bounds off the board and is gone.",
+        chunk: "the frames of an escape, for a figure",
+        page: "motion.html",
+        draw: chat_noir::motion::escape_frames,
     },
     DrawnByAChunk {
         name: "fitted-boards",
