@@ -81,6 +81,11 @@ pub mod motion {
     include!(concat!(env!("OUT_DIR"), "/motion.rs"));
 }
 
+/// A board's colours on the book's pages: its palettes, and pictures repainted in them.
+pub mod palette {
+    include!(concat!(env!("OUT_DIR"), "/palette.rs"));
+}
+
 /// What a listener who cannot see the board is told of each change to a game.
 pub mod listener {
     include!(concat!(env!("OUT_DIR"), "/listener.rs"));

@@ -646,7 +646,7 @@ impl Native {
         };
         native
             .page
-            .resize([canvas[2], canvas[3]], 1.0)
+            .resize([canvas[2], canvas[3]], 1.0, chat_noir::image::WHITE)
             .expect("a canvas");
         native
     }
@@ -1004,6 +1004,76 @@ fn copy_the_link_by_keyboard(tab: &Tab, code: &str) {
     assert!(link.ends_with(&format!("index.html#game={code}")), "{link}");
 }
 
+/// How many pixels of the live canvas have exactly the colour `color`, and the colour of its
+/// top left corner.
+fn canvas_colours(tab: &Tab, color: chat_noir::image::Color) -> (u64, [u8; 3]) {
+    let (r, g, b) = (color.r, color.g, color.b);
+    let script = format!(
+        "(() => {{ const c = document.querySelector('canvas.chat-noir-live');
+            const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            let n = 0;
+            for (let i = 0; i < d.length; i += 4) {{
+                if (d[i] === {r} && d[i + 1] === {g} && d[i + 2] === {b}) n += 1;
+            }}
+            return JSON.stringify([n, [d[0], d[1], d[2]]]); }})()"
+    );
+    let found = eval(tab, &script);
+    serde_json::from_str(found.as_str().expect("numbers")).expect("numbers")
+}
+
+/// Clicks the middle of the element `selector` finds, as a pointer would.
+fn click_the_middle_of(tab: &Tab, selector: &str) {
+    let script = format!(
+        "JSON.stringify((r => [r.x + r.width / 2, r.y + r.height / 2])(\
+            document.querySelector('{selector}').getBoundingClientRect()))"
+    );
+    let found = eval(tab, &script);
+    let [x, y]: [f64; 2] = serde_json::from_str(found.as_str().expect("a place")).unwrap();
+    let point = headless_chrome::browser::tab::point::Point { x, y };
+    tab.click_point(point).expect("a click");
+}
+
+/// The board takes each theme the reader picks from mdbook's menu: its background is the page's,
+/// and its free and blocked cells are in the palette the library gives that background; back in
+/// the light theme it is the original's again.
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn the_live_board_takes_every_theme_the_reader_picks() {
+    use chat_noir::palette::Palette;
+    let browser = browser();
+    let tab = open_served(&browser, "index.html", (1200, 1400));
+    for theme in ["navy", "ayu", "coal", "rust", "light"] {
+        eval(&tab, "window.scrollTo(0, 0)");
+        click_the_middle_of(&tab, "#mdbook-theme-toggle");
+        std::thread::sleep(Duration::from_millis(200));
+        click_the_middle_of(&tab, &format!("#mdbook-theme-{theme}"));
+        std::thread::sleep(Duration::from_millis(300));
+        let page = eval(
+            &tab,
+            "getComputedStyle(document.documentElement).backgroundColor",
+        );
+        let numbers: Vec<u8> = (page.as_str().unwrap().split(|c: char| !c.is_ascii_digit()))
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        let background = chat_noir::image::Color::rgb(numbers[0], numbers[1], numbers[2]);
+        let palette = Palette::for_background(background);
+        let (_, corner) = canvas_colours(&tab, palette.background);
+        assert_eq!(
+            corner,
+            [background.r, background.g, background.b],
+            "{theme}"
+        );
+        for (cells, color) in [("free", palette.free), ("blocked", palette.blocked)] {
+            let (pixels, _) = canvas_colours(&tab, color);
+            assert!(
+                pixels > 1_000,
+                "{theme}: {pixels} pixels of the {cells} cells' colour"
+            );
+        }
+    }
+    assert_eq!(problems(&tab), Vec::<String>::new());
+}
+
 #[test]
 #[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
 fn the_game_plays_on_the_first_page_as_the_window_plays_it() {
@@ -1026,7 +1096,9 @@ fn click_a_live_figure(
     let tab = open_served(browser, path, (1200, 1400));
     let canvas = live_canvas(&tab);
     let mut native = chat_noir::web::LiveBoard::figure(words).unwrap();
-    native.resize([canvas[2], canvas[3]], 1.0).unwrap();
+    native
+        .resize([canvas[2], canvas[3]], 1.0, chat_noir::image::WHITE)
+        .unwrap();
     assert_eq!(page_world(&tab), native.world(), "{words} as printed");
     let size: i32 = words.split(' ').nth(1).unwrap().parse().unwrap();
     let view = chat_noir::play::fit(size, [canvas[2], canvas[3]]);

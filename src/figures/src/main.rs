@@ -132,7 +132,7 @@ struct DrawnByAChunk {
     draw: fn() -> Vec<Image>,
 }
 
-const DRAWN_BY_CHUNKS: [DrawnByAChunk; 9] = [
+const DRAWN_BY_CHUNKS: [DrawnByAChunk; 10] = [
     DrawnByAChunk {
         name: "basic-pictures",
         shows: "A solid circle, an outlined ellipse, a solid rectangle and triangle, and an \
@@ -197,6 +197,15 @@ const DRAWN_BY_CHUNKS: [DrawnByAChunk; 9] = [
         chunk: "the frames of an escape, for a figure",
         page: "motion.html",
         draw: chat_noir::motion::escape_frames,
+    },
+    DrawnByAChunk {
+        name: "boards-in-two-palettes",
+        shows: "The usual board as it starts, the cat's paths dotted and the mouse over a \
+                cell: in the original's colours, and as a live board shows it in the navy \
+                theme.",
+        chunk: "the usual board in two palettes, for a figure",
+        page: "palette.html",
+        draw: chat_noir::figures::boards_in_two_palettes,
     },
     DrawnByAChunk {
         name: "fitted-boards",
