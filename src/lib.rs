@@ -86,6 +86,11 @@ pub mod palette {
     include!(concat!(env!("OUT_DIR"), "/palette.rs"));
 }
 
+/// The figures of Part I that answer the mouse in the book's pages.
+pub mod live_figure {
+    include!(concat!(env!("OUT_DIR"), "/live_figure.rs"));
+}
+
 /// What a listener who cannot see the board is told of each change to a game.
 pub mod listener {
     include!(concat!(env!("OUT_DIR"), "/listener.rs"));

@@ -1004,6 +1004,113 @@ fn copy_the_link_by_keyboard(tab: &Tab, code: &str) {
     assert!(link.ends_with(&format!("index.html#game={code}")), "{link}");
 }
 
+/// On a phone's page, played with a finger: a tap in the gap under a free cell beside the cat
+/// blocks that cell, as the library takes it natively; the sizes offered are those with cells 24
+/// CSS pixels apart at least; and nothing scrolls the page sideways.
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn a_phone_s_board_takes_a_finger_s_taps_and_offers_the_sizes_it_can_play() {
+    use chat_noir::drawing::{CIRCLE_RADIUS, cell_center_x, cell_center_y};
+    use chat_noir::input::MouseEvent;
+    let browser = browser();
+    let code = "11-1-";
+    let tab = open_served(&browser, &format!("index.html#game={code}"), (390, 844));
+    tab.call_method(Emulation::SetTouchEmulationEnabled {
+        enabled: true,
+        max_touch_points: Some(1),
+    })
+    .expect("a touch screen");
+    let canvas = live_canvas(&tab);
+    let mut native = Native::new(chat_noir::web::LiveBoard::replay(code).unwrap(), canvas);
+    let cell = native.next_cell().expect("a free cell beside the cat");
+    let view = chat_noir::play::fit(11, [canvas[2], canvas[3]]);
+    let gap = [
+        view.left + view.scale * cell_center_x(cell),
+        view.top + view.scale * (cell_center_y(cell) + CIRCLE_RADIUS + 1.0),
+    ];
+    let reached = native.page.within_reach(gap);
+    for evt in [
+        MouseEvent::Enter,
+        MouseEvent::ButtonDown,
+        MouseEvent::ButtonUp,
+        MouseEvent::Leave,
+    ] {
+        native.page.mouse(reached, evt);
+    }
+    tap(&tab, native.on_the_page(gap));
+    assert_eq!(
+        page_world(&tab),
+        native.page.world(),
+        "after a tap in the gap"
+    );
+    let world = &native.page.game().unwrap().world;
+    assert!(
+        world.board.iter().any(|c| c.p == cell && c.blocked),
+        "{cell:?} blocked"
+    );
+    let offered = eval(
+        &tab,
+        "JSON.stringify(Array.from(document.querySelector('.chat-noir-size').options)
+            .filter((o) => !o.disabled).map((o) => Number(o.value)))",
+    );
+    let offered: Vec<f64> = serde_json::from_str(offered.as_str().unwrap()).unwrap();
+    let playable = |size: &f64| canvas[2] / (size + 0.5) >= 24.0;
+    assert!(
+        offered.contains(&11.0) && offered.iter().all(playable),
+        "{offered:?}"
+    );
+    assert!(!offered.contains(&101.0), "{offered:?}");
+    let sideways = "document.documentElement.scrollWidth > document.documentElement.clientWidth";
+    assert_eq!(
+        eval(&tab, sideways),
+        Value::Bool(false),
+        "the page scrolls sideways"
+    );
+    assert_eq!(problems(&tab), Vec::<String>::new());
+}
+
+/// When the reader zooms to 200 %, the page's CSS pixels are twice as large: the window is half as
+/// many of them wide, and each is two of the screen's. The board is drawn again with two of the
+/// canvas's pixels to each of its CSS pixels, so it stays sharp.
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn a_board_stays_sharp_when_the_reader_zooms() {
+    let browser = browser();
+    let tab = open_served(&browser, "index.html", (1200, 1400));
+    let pixels = || {
+        eval(
+            &tab,
+            "document.querySelector('canvas.chat-noir-live').width",
+        )
+    };
+    assert_eq!(pixels().as_f64(), Some(live_canvas(&tab)[2].round()));
+    tab.call_method(Emulation::SetDeviceMetricsOverride {
+        width: 600,
+        height: 700,
+        device_scale_factor: 2.0,
+        mobile: false,
+        scale: None,
+        screen_width: None,
+        screen_height: None,
+        position_x: None,
+        position_y: None,
+        dont_set_visible_size: None,
+        screen_orientation: None,
+        viewport: None,
+        display_feature: None,
+        device_posture: None,
+    })
+    .expect("the page zoomed");
+    std::thread::sleep(Duration::from_millis(500));
+    let zoomed = live_canvas(&tab)[2];
+    assert_eq!(
+        pixels().as_f64(),
+        Some((zoomed * 2.0).round()),
+        "{zoomed} CSS pixels"
+    );
+    assert_eq!(problems(&tab), Vec::<String>::new());
+}
+
 /// How many pixels of the live canvas have exactly the colour `color`, and the colour of its
 /// top left corner.
 fn canvas_colours(tab: &Tab, color: chat_noir::image::Color) -> (u64, [u8; 3]) {
