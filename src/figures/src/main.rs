@@ -176,7 +176,7 @@ const DRAWN_BY_CHUNKS: [DrawnByAChunk; 10] = [
     DrawnByAChunk {
         name: "the-ends",
         shows: "Two games at their end: the cat shut in after twelve moves, with the panel \
-                below it, and the cat on the edge it reached, with the panel above it.",
+                above it, and the cat on the top edge it reached, with the panel below it.",
         chunk: "the two ends of a game, for a figure",
         page: "ending.html",
         draw: chat_noir::figures::the_ends,
