@@ -56,11 +56,17 @@ fn answer(root: &Path, mut stream: TcpStream) {
 
 /// Makes `tab`'s window `width` × `height` CSS pixels, one device pixel to each, and a phone's (as
 /// a phone's browser lays pages out) when narrower than 600.
-pub fn window_size(tab: &Tab, (width, height): (u32, u32)) {
+pub fn window_size(tab: &Tab, size: (u32, u32)) {
+    window_size_and_density(tab, size, 1.0);
+}
+
+/// Makes `tab`'s window `width` × `height` CSS pixels, `density` device pixels to each (2 for a
+/// page zoomed to 200 %), and a phone's when narrower than 600.
+pub fn window_size_and_density(tab: &Tab, (width, height): (u32, u32), density: f64) {
     tab.call_method(Emulation::SetDeviceMetricsOverride {
         width,
         height,
-        device_scale_factor: 1.0,
+        device_scale_factor: density,
         mobile: width < 600,
         scale: None,
         screen_width: None,

@@ -1093,23 +1093,7 @@ fn a_board_stays_sharp_when_the_reader_zooms() {
         )
     };
     assert_eq!(pixels().as_f64(), Some(live_canvas(&tab)[2].round()));
-    tab.call_method(Emulation::SetDeviceMetricsOverride {
-        width: 600,
-        height: 700,
-        device_scale_factor: 2.0,
-        mobile: false,
-        scale: None,
-        screen_width: None,
-        screen_height: None,
-        position_x: None,
-        position_y: None,
-        dont_set_visible_size: None,
-        screen_orientation: None,
-        viewport: None,
-        display_feature: None,
-        device_posture: None,
-    })
-    .expect("the page zoomed");
+    book_browser::window_size_and_density(&tab, (600, 700), 2.0);
     std::thread::sleep(Duration::from_millis(500));
     let zoomed = live_canvas(&tab)[2];
     assert_eq!(
