@@ -11,9 +11,12 @@ set -euo pipefail
 
 seeds=$1
 cargo test --quiet -p literate --test lsp --no-run
-binary=$(cargo test -p literate --test lsp --no-run --message-format=json 2>/dev/null |
+built=$(cargo test -p literate --test lsp --no-run --message-format=json 2>/dev/null |
   jq -r 'select(.reason == "compiler-artifact" and .target.name == "lsp") | .executable // empty')
+# A copy of the test as built now, so that a build during the run (an hour of it) changes nothing soaked.
 mkdir -p target/tmp
+binary=target/tmp/soak-seeds-lsp
+cp "$built" "$binary"
 passed=0
 times=()
 for n in $(seq "$seeds"); do

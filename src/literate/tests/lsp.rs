@@ -2106,15 +2106,26 @@ const ANALYZER_SOAK_FAILED_WITH: [u64; 5] = [
 ];
 
 /// The seeds a soak runs, in order: the one `LITERATE_SOAK_SEED` names alone; else every seed that
-/// once failed it; then, except under `CI=true`, a new one from the clock, so that each run on a
-/// developer's machine explores a little more, while CI, which must not fail by the draw, runs the
-/// same seeds every time. A seed that fails is printed, and belongs in the list once its bug is
-/// fixed.
+/// once failed it, or, given `LITERATE_SOAK_TURN`, the one whose turn that number is (the soak with
+/// rust-analyzer takes two minutes a seed, so CI runs one of its seeds a commit, by the commit's
+/// hash, and all of them over a few commits); then, except under `CI=true`, a new one from the
+/// clock, so that each run on a developer's machine explores a little more, while CI, which must
+/// not fail by the draw, runs the same seeds for the same commit every time. A seed that fails is
+/// printed, and belongs in the list once its bug is fixed.
 fn soak_seeds(failed_with: &[u64]) -> Vec<u64> {
     if let Ok(seed) = std::env::var("LITERATE_SOAK_SEED") {
         return vec![seed.parse().expect("LITERATE_SOAK_SEED is a number")];
     }
     let mut seeds = failed_with.to_vec();
+    if let Ok(turn) = std::env::var("LITERATE_SOAK_TURN") {
+        let turn: u64 = turn.parse().expect("LITERATE_SOAK_TURN is a number");
+        let seed = failed_with[(turn % failed_with.len() as u64) as usize];
+        eprintln!(
+            "soak: seed {seed}, the turn of LITERATE_SOAK_TURN={turn} among the {} seeds that once failed it",
+            failed_with.len()
+        );
+        seeds = vec![seed];
+    }
     if std::env::var("CI").as_deref() != Ok("true") {
         let clock = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
