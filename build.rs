@@ -46,6 +46,7 @@ fn write_board_font(path: &Path) {
     let cut = subset(&font, &glyphs, &SubsetProfile::Minimal, CmapTarget::Unicode)
         .expect("allsorts cuts Noto Sans down to the board's letters");
     for (file, bytes) in [(path, &cut[..]), (&letters, BOARD_LETTERS.as_bytes())] {
-        std::fs::write(file, bytes).unwrap_or_else(|e| panic!("cannot write {}: {e}", file.display()));
+        std::fs::write(file, bytes)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", file.display()));
     }
 }

@@ -1371,3 +1371,93 @@ fn follow_the_coach(browser: &Browser, (width, height): (u32, u32)) {
     }
     panic!("the coach's moves did not win within 49 moves");
 }
+
+/// A game's link pasted into the address of the page already open replays that game, the controls
+/// following its size; a code that does not parse is said as a problem, and the game stays.
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn a_game_s_link_pasted_into_the_open_page_replays_its_game() {
+    let browser = browser();
+    let tab = open_served(&browser, "index.html", (1200, 1400));
+    let pasted = "9-3-1a";
+    eval(&tab, &format!("location.hash = '#game={pasted}'"));
+    let replayed = chat_noir::web::LiveBoard::replay(pasted).unwrap();
+    let expected = format!("{:?}", replayed.game().expect("a game").world);
+    let mut world = String::new();
+    for _ in 0..500 {
+        world = page_world(&tab);
+        if world == expected {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(world, expected, "the pasted link's game is not the board's");
+    let size = eval(&tab, "document.querySelector('.chat-noir-size').value");
+    assert_eq!(size.as_str(), Some("9"));
+    eval(&tab, "location.hash = '#game=nonsense'");
+    let problem = "document.querySelector('.chat-noir-problem').textContent";
+    let mut said = Value::Null;
+    for _ in 0..500 {
+        said = eval(&tab, problem);
+        if said.as_str().is_some_and(|s| !s.is_empty()) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let said = said.as_str().unwrap_or_default().to_string();
+    assert!(
+        said.contains("nonsense cannot be played"),
+        "no problem said: {said:?}"
+    );
+    assert_eq!(page_world(&tab), expected, "a bad code replaced the game");
+}
+
+/// The page asks for the module by the version of its own script (`?v=` and the script's FNV-1a
+/// hash, which the module carries too), so that no cache hands a new script an old module; and its
+/// worker starts from the text the page fetched and checked, not from the server's address.
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn the_module_is_asked_for_by_the_script_s_version_and_the_worker_runs_the_checked_script() {
+    let theme = book().join("theme");
+    let script = fs::read_dir(&theme)
+        .expect("the book's theme directory")
+        .map(|entry| entry.unwrap().path())
+        .find(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            name.starts_with("chat-noir") && name.ends_with(".js")
+        })
+        .expect("the page's script in the built book");
+    let version = fs::read(&script)
+        .unwrap()
+        .iter()
+        .fold(0x811c_9dc5_u32, |hash, &byte| {
+            (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+        });
+    let browser = browser();
+    let tab = open_served(&browser, "index.html#game=11-2-", (1200, 1400));
+    let asked = eval(
+        &tab,
+        "JSON.stringify(performance.getEntriesByType('resource').map((e) => e.name)
+            .filter((n) => n.includes('chat_noir.wasm')))",
+    );
+    let asked: Vec<String> = serde_json::from_str(asked.as_str().unwrap()).unwrap();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert!(
+        asked[0].ends_with(&format!("play/chat_noir.wasm?v={version}")),
+        "{asked:?} does not name the script's version {version}"
+    );
+    eval(
+        &tab,
+        "(() => { const Started = window.Worker; window.chatNoirWorkers = [];
+        window.Worker = function (url, options) {
+            window.chatNoirWorkers.push(String(url)); return new Started(url, options); };
+        document.querySelector('canvas.chat-noir-live').dispatchEvent(
+            new KeyboardEvent('keydown', {key: 'c', bubbles: true})); })()",
+    );
+    let status = wait_for_status(&tab, "coach: won");
+    assert!(status.is_ok(), "the coach did not answer: {status:?}");
+    let workers = eval(&tab, "JSON.stringify(window.chatNoirWorkers)");
+    let workers: Vec<String> = serde_json::from_str(workers.as_str().unwrap()).unwrap();
+    assert_eq!(workers.len(), 1, "{workers:?}");
+    assert!(workers[0].starts_with("blob:"), "{workers:?}");
+}
