@@ -25,8 +25,8 @@ fn fixture(chapter: &str) -> tempfile::TempDir {
         .unwrap();
     let manifest = format!(
         "[package]\nname = \"fixture\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-         [build-dependencies]\nliterate = {{ path = {:?} }}\n\n[workspace]\n",
-        literate.display().to_string()
+         {}\n[workspace]\n",
+        build_dependencies(&root, &literate)
     );
     fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
     fs::copy(root.join("build.rs"), dir.path().join("build.rs")).unwrap();
@@ -41,6 +41,23 @@ fn fixture(chapter: &str) -> tempfile::TempDir {
     fs::write(dir.path().join("book/src/SUMMARY.md"), "- [A](a.md)\n").unwrap();
     fs::write(dir.path().join("book/src/a.md"), chapter).unwrap();
     dir
+}
+
+/// The `[build-dependencies]` of chat-noir's manifest, which its build script uses, with the path
+/// to `literate` made absolute: the fixture's build script is chat-noir's.
+fn build_dependencies(root: &Path, literate: &Path) -> String {
+    let manifest = fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let from = manifest
+        .find("[build-dependencies]")
+        .expect("chat-noir's manifest has build dependencies");
+    let section = &manifest[from..];
+    let end = section[1..].find("\n[").map_or(section.len(), |at| at + 2);
+    let relative = "path = \"src/literate\"";
+    assert!(section[..end].contains(relative), "{}", &section[..end]);
+    section[..end].replace(
+        relative,
+        &format!("path = {:?}", literate.display().to_string()),
+    )
 }
 
 /// Runs a command in the fixture, compiling only the crates there (their dependencies from
