@@ -10,10 +10,11 @@ use allsorts::binary::read::ReadScope;
 use allsorts::font_data::FontData;
 use allsorts::subset::{CmapTarget, SubsetProfile, subset};
 
-/// The letters the board draws: printable ASCII, and the ellipsis of a shortened game's code.
+/// The letters the board draws: printable ASCII, the ellipsis of a shortened game's code, and
+/// the infinity of a distance figure's walled-in cells.
 const BOARD_LETTERS: &str = concat!(
     " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-    "[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~…"
+    "[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~…∞"
 );
 
 fn main() {

@@ -14,7 +14,7 @@ pages; each load clicks the first three free cells of the board's edge.
 Usage, from the repository, with the book built (`bash .ci/web`) and both served:
 
     python3 -m http.server -d book/book 8765 &
-    git -C PHASER_CLONE show gh-pages:index.html ...   # the gh-pages branch's three files, in DIR
+    git -C PHASER_CLONE archive gh-pages | tar -x -C DIR   # its built site: three files
     python3 -m http.server -d DIR 8766 &
     python3 src/book-browser/measure/against_phaser.py http://127.0.0.1:8765 http://127.0.0.1:8766 7
 
@@ -26,6 +26,7 @@ import json
 import statistics
 import sys
 import urllib.error
+import urllib.parse
 import urllib.request
 
 from playwright.sync_api import sync_playwright
@@ -159,7 +160,8 @@ def main():
     for kind, seen in found.items():
         sizes = {url: gzipped(url) for url in seen["resources"]}
         game = {u: s for u, s in sizes.items()
-                if u.endswith(".wasm") or "chat-noir" in u or "phaser" in u or "catch-the-cat" in u}
+                if urllib.parse.urlsplit(u).path.endswith(".wasm")
+                or "chat-noir" in u or "phaser" in u or "catch-the-cat" in u}
         clicks = seen["frames to show a click"]
         report[kind] = {
             "first board, median ms": round(statistics.median(seen["first board, ms"]), 1),
@@ -170,7 +172,7 @@ def main():
             "requests before the first board": len(sizes),
             "KB (gzip -9) before the first board": round(sum(sizes.values()) / 1000, 1),
             "of which the game's files, KB": round(sum(game.values()) / 1000, 1),
-            "the game's files": sorted(u.rsplit("/", 1)[-1] for u in game),
+            "the game's files": sorted(urllib.parse.urlsplit(u).path.rsplit("/", 1)[-1] for u in game),
         }
     print(json.dumps(report, indent=1))
 

@@ -13,7 +13,9 @@ seeds=$1
 cargo test --quiet -p literate --test lsp --no-run
 built=$(cargo test -p literate --test lsp --no-run --message-format=json 2>/dev/null |
   jq -r 'select(.reason == "compiler-artifact" and .target.name == "lsp") | .executable // empty')
-# A copy of the test as built now, so that a build during the run (an hour of it) changes nothing soaked.
+# A copy of the test as built now, so that rebuilding the test during the run (an hour of it) changes
+# nothing soaked; the server it starts is target/debug/literate, which a build of literate's sources
+# would change: build none during the run.
 mkdir -p target/tmp
 binary=target/tmp/soak-seeds-lsp
 cp "$built" "$binary"

@@ -2106,9 +2106,9 @@ const ANALYZER_SOAK_FAILED_WITH: [u64; 5] = [
 ];
 
 /// The seeds a soak runs, in order: the one `LITERATE_SOAK_SEED` names alone; else every seed that
-/// once failed it, or, given `LITERATE_SOAK_TURN`, the one whose turn that number is (the soak with
-/// rust-analyzer takes two minutes a seed, so CI runs one of its seeds a commit, by the commit's
-/// hash, and all of them over a few commits); then, except under `CI=true`, a new one from the
+/// once failed it, or, given `LITERATE_SOAK_TURN`, the one that number picks (the soak with
+/// rust-analyzer takes two minutes a seed, so CI runs one of its seeds a commit, picked by the
+/// commit's hash, and so all of them, by chance, over commits); then, except under `CI=true`, a new one from the
 /// clock, so that each run on a developer's machine explores a little more, while CI, which must
 /// not fail by the draw, runs the same seeds for the same commit every time. A seed that fails is
 /// printed, and belongs in the list once its bug is fixed.
