@@ -6,7 +6,9 @@
 //!
 //! Cargo names what it compiles for a package of a workspace by the package's name, version and
 //! place in its workspace, so a copy's own packages would take the names of the originals' files
-//! and write over them. [`tell_apart`] gives the copy's packages versions of their own first.
+//! and write over them. [`tell_apart`] gives the copy's packages versions of their own first, but
+//! for the tangler, which the copy shares with the original (a link to its sources), and whose
+//! files it finds compiled.
 
 use std::fs;
 use std::path::Path;
@@ -33,12 +35,13 @@ pub fn share_compiled_dependencies(command: &mut Command, tests_tmp: &Path, own:
 
 /// Gives each package of the copied workspace in `dir` (its root package and its members, each
 /// `version = "0.1.0"` in its manifest) the version `0.1.0-{copy}`, so that nothing compiled for
-/// the copy is named like the original's. `copy` is a word of letters, one for each copy that may
-/// be built at the same time as another.
+/// the copy is named like the original's; all but the tangler, which is the original's (see
+/// [`share_the_tangler`]). `copy` is a word of letters, one for each copy that may be built at the
+/// same time as another.
 pub fn tell_apart(dir: &Path, copy: &str) {
+    share_the_tangler(dir);
     let members = [
         "Cargo.toml",
-        "src/literate/Cargo.toml",
         "src/weaver/Cargo.toml",
         "src/figures/Cargo.toml",
         "src/book-browser/Cargo.toml",
@@ -54,4 +57,22 @@ pub fn tell_apart(dir: &Path, copy: &str) {
         assert_ne!(versioned, text, "{said}");
         fs::write(manifest, versioned).expect("write a manifest");
     }
+}
+
+/// Puts the original workspace's tangler (`src/literate`, its package and its sources) in the copy
+/// in `dir` in place of the copy's own, as a link with the same version: the copy's builds then find
+/// it compiled, in each set of features they need, in the shared build directory, and never compile
+/// or write it. Optimised, and in two sets of features (the build script's and the weaver's), it
+/// is most of what a copy would compile. No copy changes the tangler.
+fn share_the_tangler(dir: &Path) {
+    // These tests are the tangler's own, or those of the workspace at whose root it is a member.
+    let tests_of = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let original = match tests_of.join("src/literate") {
+        member if member.join("Cargo.toml").is_file() => member,
+        _ => tests_of.to_path_buf(),
+    };
+    let original = original.canonicalize().expect("the original tangler");
+    let copied = dir.join("src/literate");
+    fs::remove_dir_all(&copied).expect("remove the copy's tangler");
+    std::os::unix::fs::symlink(&original, &copied).expect("link the original tangler");
 }
