@@ -1185,6 +1185,83 @@ fn a_script_that_does_not_parse_is_reported_at_its_markdown_line() {
     );
 }
 
+/// Where `.ci/setup` installs ESLint, with the configuration of `tests/script-lint`.
+fn script_lint() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("target/script-lint")
+}
+
+/// The problems ESLint's recommended rules find in each of a book's scripts, each at its Markdown
+/// place through the script's line map: `PLACE: MESSAGE (RULE)`.
+fn script_lint_problems(scripts: &[literate::TangledFile]) -> Vec<String> {
+    let lint = script_lint();
+    let eslint = lint.join("node_modules/.bin/eslint");
+    assert!(
+        eslint.is_file(),
+        "{} is missing: `source .ci/setup && install_script_lint` installs ESLint",
+        eslint.display()
+    );
+    let dir = tempfile::tempdir_in(&lint).expect("a temporary directory beside ESLint");
+    let mut problems = Vec::new();
+    for script in scripts {
+        let path = dir.path().join(&script.name);
+        fs::write(&path, &script.text).unwrap();
+        let output = Command::new(&eslint)
+            .args(["--config", "eslint.config.mjs", "--format", "json"])
+            .arg(&path)
+            .current_dir(&lint)
+            .output()
+            .expect("ESLint runs");
+        let report: serde_json::Value =
+            serde_json::from_slice(&output.stdout).unwrap_or_else(|_| {
+                let said = String::from_utf8_lossy(&output.stderr);
+                panic!("ESLint gave no report on {}: {said}", script.name)
+            });
+        for found in report[0]["messages"].as_array().into_iter().flatten() {
+            let number = |key: &str| found[key].as_u64().unwrap_or(1) as usize;
+            let rule = found["ruleId"].as_str().unwrap_or("syntax");
+            let message = format!("{} ({rule})", found["message"].as_str().unwrap_or(""));
+            problems.push(match script.map.place(number("line"), number("column")) {
+                Some(place) => format!("{place}: {message}"),
+                None => format!("{}: {message}", script.name),
+            });
+        }
+    }
+    problems
+}
+
+#[test]
+#[ignore = "needs ESLint: bash .ci/run installs it"]
+fn the_books_scripts_keep_eslint_s_recommended_rules() {
+    let outcome = literate::tangle_crate(Path::new(env!("CARGO_MANIFEST_DIR")));
+    assert!(outcome.problems.is_empty(), "{:?}", outcome.problems);
+    assert!(
+        !outcome.scripts.is_empty(),
+        "the book has its page's script"
+    );
+    let problems = script_lint_problems(&outcome.scripts);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+#[ignore = "needs ESLint: bash .ci/run installs it"]
+fn a_script_that_breaks_a_rule_is_reported_at_its_markdown_line() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    fs::write(dir.path().join("SUMMARY.md"), "- [Page](page.md)\n").unwrap();
+    let chapter = "# Page\n\n```js\n// <<file:page.js>>=\n\"use strict\";\n// <<the careless part>>\n```\n\nIt uses a name never made:\n\n```js\n// <<the careless part>>=\ndocument.title = titel;\n```\n";
+    fs::write(dir.path().join("page.md"), chapter).unwrap();
+    let outcome = literate::tangle_book(dir.path(), "book/src");
+    assert!(outcome.problems.is_empty(), "{:?}", outcome.problems);
+    let problems = script_lint_problems(&outcome.scripts);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].starts_with("book/src/page.md:13:18: ")
+            && problems[0].contains("'titel' is not defined")
+            && problems[0].contains("no-undef"),
+        "{}",
+        problems[0]
+    );
+}
+
 #[test]
 fn each_chapter_is_listed_under_its_own_title() {
     let summary = fs::read_to_string(book_src().join("SUMMARY.md")).expect("SUMMARY.md");
