@@ -722,18 +722,13 @@ enum Pointer {
     Finger,
 }
 
-/// A tap of a finger at `point`, as a phone's screen sends it.
-fn tap(tab: &Tab, point: headless_chrome::browser::tab::point::Point) {
-    let touch = |kind, points: Vec<Input::TouchPoint>| {
-        tab.call_method(Input::DispatchTouchEvent {
-            Type: kind,
-            touch_points: points,
-            modifiers: None,
-            timestamp: None,
-        })
-        .expect("a touch");
-    };
-    let finger = Input::TouchPoint {
+/// A finger's touch of `kind` at `point` (none when it is lifted), as a phone's screen sends it.
+fn touch(
+    tab: &Tab,
+    kind: Input::DispatchTouchEventTypeOption,
+    point: Option<headless_chrome::browser::tab::point::Point>,
+) {
+    let finger = |point: headless_chrome::browser::tab::point::Point| Input::TouchPoint {
         x: point.x,
         y: point.y,
         radius_x: None,
@@ -746,11 +741,32 @@ fn tap(tab: &Tab, point: headless_chrome::browser::tab::point::Point) {
         twist: None,
         id: None,
     };
+    tab.call_method(Input::DispatchTouchEvent {
+        Type: kind,
+        touch_points: point.map(finger).into_iter().collect(),
+        modifiers: None,
+        timestamp: None,
+    })
+    .expect("a touch");
+}
+
+/// A tap of a finger at `point`.
+fn tap(tab: &Tab, point: headless_chrome::browser::tab::point::Point) {
     touch(
+        tab,
         Input::DispatchTouchEventTypeOption::TouchStart,
-        vec![finger],
+        Some(point),
     );
-    touch(Input::DispatchTouchEventTypeOption::TouchEnd, Vec::new());
+    touch(tab, Input::DispatchTouchEventTypeOption::TouchEnd, None);
+}
+
+/// Makes `tab`'s screen a touch screen, as a phone's.
+fn a_touch_screen(tab: &Tab) {
+    tab.call_method(Emulation::SetTouchEmulationEnabled {
+        enabled: true,
+        max_touch_points: Some(1),
+    })
+    .expect("a touch screen");
 }
 
 /// A game played in page `path` with `pointer` and the keys, at `width`, and natively beside it:
@@ -761,11 +777,7 @@ fn play_in_the_page(browser: &Browser, path: &str, (width, height): (u32, u32), 
     let code = "11-1-";
     let tab = open_served(browser, &format!("{path}#game={code}"), (width, height));
     if pointer == Pointer::Finger {
-        tab.call_method(Emulation::SetTouchEmulationEnabled {
-            enabled: true,
-            max_touch_points: Some(1),
-        })
-        .expect("a touch screen");
+        a_touch_screen(&tab);
     }
     let canvas = live_canvas(&tab);
     let mut native = Native::new(chat_noir::web::LiveBoard::replay(code).unwrap(), canvas);
@@ -1024,11 +1036,7 @@ fn a_phone_s_board_takes_a_finger_s_taps_and_offers_the_sizes_it_can_play() {
     let browser = browser();
     let code = "11-1-";
     let tab = open_served(&browser, &format!("index.html#game={code}"), (390, 844));
-    tab.call_method(Emulation::SetTouchEmulationEnabled {
-        enabled: true,
-        max_touch_points: Some(1),
-    })
-    .expect("a touch screen");
+    a_touch_screen(&tab);
     let canvas = live_canvas(&tab);
     let mut native = Native::new(chat_noir::web::LiveBoard::replay(code).unwrap(), canvas);
     let cell = native.next_cell().expect("a free cell beside the cat");
@@ -1412,12 +1420,9 @@ fn a_game_s_link_pasted_into_the_open_page_replays_its_game() {
     assert_eq!(page_world(&tab), expected, "a bad code replaced the game");
 }
 
-/// The page asks for the module by the version of its own script (`?v=` and the script's FNV-1a
-/// hash, which the module carries too), so that no cache hands a new script an old module; and its
-/// worker starts from the text the page fetched and checked, not from the server's address.
-#[test]
-#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
-fn the_module_is_asked_for_by_the_script_s_version_and_the_worker_runs_the_checked_script() {
+/// The version of the page's script in the built book: its FNV-1a hash, as the page and the module
+/// compute it.
+fn script_version() -> u32 {
     let theme = book().join("theme");
     let script = fs::read_dir(&theme)
         .expect("the book's theme directory")
@@ -1427,12 +1432,21 @@ fn the_module_is_asked_for_by_the_script_s_version_and_the_worker_runs_the_check
             name.starts_with("chat-noir") && name.ends_with(".js")
         })
         .expect("the page's script in the built book");
-    let version = fs::read(&script)
+    fs::read(&script)
         .unwrap()
         .iter()
         .fold(0x811c_9dc5_u32, |hash, &byte| {
             (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
-        });
+        })
+}
+
+/// The page asks for the module by the version of its own script (`?v=` and the script's FNV-1a
+/// hash, which the module carries too), so that no cache hands a new script an old module; and its
+/// worker starts from the text the page fetched and checked, not from the server's address.
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn the_module_is_asked_for_by_the_script_s_version_and_the_worker_runs_the_checked_script() {
+    let version = script_version();
     let browser = browser();
     let tab = open_served(&browser, "index.html#game=11-2-", (1200, 1400));
     let asked = eval(
@@ -1460,4 +1474,330 @@ fn the_module_is_asked_for_by_the_script_s_version_and_the_worker_runs_the_check
     let workers: Vec<String> = serde_json::from_str(workers.as_str().unwrap()).unwrap();
     assert_eq!(workers.len(), 1, "{workers:?}");
     assert!(workers[0].starts_with("blob:"), "{workers:?}");
+}
+
+/// Watches the workers the page starts from now on: each is kept (`chatNoirWorkers`), with how
+/// many were ended (`chatNoirEnded`) and the answers to a test's own messages, those numbered below
+/// zero, which the page drops (`chatNoirHeard`).
+const WATCH_WORKERS: &str = "(() => { const Started = window.Worker;
+    Object.assign(window, { chatNoirWorkers: [], chatNoirEnded: 0, chatNoirHeard: [] });
+    window.Worker = function (url, options) {
+        const started = new Started(url, options);
+        const end = started.terminate.bind(started);
+        started.terminate = () => { window.chatNoirEnded += 1; end(); };
+        started.addEventListener('message', ({ data }) => {
+            if (data.id < 0) { window.chatNoirHeard.push(data); } });
+        window.chatNoirWorkers.push(started);
+        return started;
+    }; })()";
+
+/// What a panic of the test-only call says, as the page reports it, up to its place.
+const TEST_PANIC: &str =
+    "the game's WebAssembly panicked: a panic a test asked for at OUT_DIR/web.rs:";
+
+/// The key `key` pressed on the first live board, as the browser hands it to the board.
+fn key_on_the_board(tab: &Tab, key: &str) {
+    eval(
+        tab,
+        &format!(
+            "document.querySelector('canvas.chat-noir-live').dispatchEvent(
+                new KeyboardEvent('keydown', {{key: {key:?}, bubbles: true}}))"
+        ),
+    );
+}
+
+/// Waits for `done` (a JavaScript expression) to be true in the page, for at most 30 s.
+fn wait_until(tab: &Tab, done: &str) -> bool {
+    for _ in 0..3000 {
+        if eval(tab, done) == Value::Bool(true) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
+/// The panic's place, `OUT_DIR/web.rs:LINE:COLUMN` after `TEST_PANIC`, is the test-only call's
+/// `panic!` in the tangled web.rs, whose line the book's chapter on the page holds.
+fn assert_names_the_panic_s_place(said: &str) {
+    let at = said.find(TEST_PANIC).expect("the panic's words") + TEST_PANIC.len();
+    let place: Vec<usize> = said[at..]
+        .split(|c: char| !c.is_ascii_digit())
+        .take(2)
+        .map(|n| {
+            n.parse()
+                .unwrap_or_else(|_| panic!("no line and column in {said:?}"))
+        })
+        .collect();
+    let outcome = literate::tangle_book(&crate_dir().join("book/src"), "book/src");
+    let web = outcome
+        .files
+        .iter()
+        .find(|f| f.name == "web.rs")
+        .expect("web.rs");
+    let line = web.text.lines().nth(place[0] - 1).unwrap_or_default();
+    assert!(
+        line.contains("panic!(\"a panic a test asked for\")"),
+        "{said:?}: {line:?}"
+    );
+    let book = web
+        .map
+        .place(place[0], place[1])
+        .expect("a place in the book");
+    assert!(book.to_string().contains("web.md:"), "{book}");
+}
+
+/// The library's test-only call panics in the page; the trap is caught, every live board of the
+/// page gives its place back to the printed figure and says what failed and where, and the game's
+/// worker is ended with it; the same on a page of Part I with a live figure.
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn a_panic_in_the_page_leaves_its_figures_printed_and_says_what_failed() {
+    let browser = browser();
+    let panic = "(() => { try { document.querySelector('canvas.chat-noir-live').chatNoirPanic();
+        return 'no trap'; } catch (why) { return why.message; } })()";
+    let shown_as_printed = "document.querySelectorAll('canvas.chat-noir-live').length === 0 &&
+        getComputedStyle(document.querySelector('figure[data-live] svg')).display !== 'none' &&
+        document.querySelector('.chat-noir-live-words') === null";
+    let status = "document.querySelector('.chat-noir-status').textContent";
+    let tab = open_served(&browser, "index.html#game=11-2-", (1200, 1400));
+    let live_words = "document.querySelectorAll('.chat-noir-live-words').length";
+    assert_eq!(
+        eval(&tab, live_words),
+        Value::from(1),
+        "the caption says it is live"
+    );
+    eval(&tab, WATCH_WORKERS);
+    key_on_the_board(&tab, "c");
+    let coached = wait_for_status(&tab, "coach: won");
+    assert!(coached.is_ok(), "the coach did not answer: {coached:?}");
+    let thrown = eval(&tab, panic);
+    let thrown = thrown.as_str().unwrap_or_default();
+    assert!(thrown.starts_with(TEST_PANIC), "{thrown:?}");
+    assert_names_the_panic_s_place(thrown);
+    assert_eq!(eval(&tab, shown_as_printed), Value::Bool(true));
+    let said = eval(&tab, status);
+    let said = said.as_str().unwrap_or_default();
+    assert!(
+        said.starts_with(&format!("The game stopped: {TEST_PANIC}")),
+        "{said:?}"
+    );
+    assert_eq!(
+        eval(&tab, "document.querySelector('.chat-noir-new')"),
+        Value::Null
+    );
+    assert_eq!(
+        eval(&tab, "window.chatNoirEnded"),
+        Value::from(1),
+        "the worker ended"
+    );
+    let problems = problems(&tab);
+    assert!(
+        problems.iter().any(|p| p.contains(TEST_PANIC)),
+        "{problems:?}"
+    );
+    let tab = open_served(&browser, "cats-path.html", (1200, 1400));
+    eval(&tab, panic);
+    assert_eq!(eval(&tab, shown_as_printed), Value::Bool(true));
+    let said = eval(&tab, status);
+    let said = said.as_str().unwrap_or_default();
+    assert!(
+        said.starts_with(&format!("This figure stopped: {TEST_PANIC}")),
+        "{said:?}"
+    );
+}
+
+/// The page's worker panics on a test's message: it answers that message with the panic's words,
+/// starts again from the module it holds, and the coach answers the next move. Killed by an error
+/// nothing caught, the worker is started afresh at the coach's next question.
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn a_worker_that_panics_or_dies_starts_again_and_the_coach_goes_on() {
+    let browser = browser();
+    let code = "11-2-";
+    let tab = open_served(&browser, &format!("index.html#game={code}"), (1200, 1400));
+    eval(&tab, WATCH_WORKERS);
+    let mut native = Native::new(
+        chat_noir::web::LiveBoard::replay(code).unwrap(),
+        live_canvas(&tab),
+    );
+    key_on_the_board(&tab, "c");
+    native.page.key("c", false, false);
+    let coached = wait_for_status(&tab, "coach: won");
+    assert!(coached.is_ok(), "the coach did not answer: {coached:?}");
+    eval(
+        &tab,
+        "window.chatNoirWorkers[0].postMessage({ id: -1, panic: true })",
+    );
+    assert!(
+        wait_until(&tab, "window.chatNoirHeard.length === 1"),
+        "no answer to the panic"
+    );
+    let heard = eval(&tab, "JSON.stringify(window.chatNoirHeard[0])");
+    let heard: Value = serde_json::from_str(heard.as_str().unwrap()).unwrap();
+    assert_eq!(heard["ok"], Value::Bool(false), "{heard}");
+    let why = heard["error"].as_str().unwrap_or_default();
+    assert!(why.starts_with(TEST_PANIC), "{heard}");
+    let mut answered_after = |what: &str| {
+        let cell = native.next_cell().expect("a free cell beside the cat");
+        tab.click_point(native.click(cell)).expect("a click");
+        assert_eq!(page_world(&tab), native.page.world(), "{what}");
+        let status = "document.querySelector('.chat-noir-status').textContent";
+        let answered = format!("(s => s.includes('coach: ') && !s.includes('thinking'))({status})");
+        assert!(
+            wait_until(&tab, &answered),
+            "no answer from the coach {what}"
+        );
+        let said = eval(&tab, status);
+        let said = said.as_str().unwrap_or_default().to_string();
+        assert!(!said.contains("stopped"), "{what}: {said}");
+    };
+    answered_after("after the worker's panic");
+    assert_eq!(eval(&tab, "window.chatNoirWorkers.length"), Value::from(1));
+    eval(&tab, "window.chatNoirWorkers[0].postMessage(null)");
+    assert!(
+        wait_until(&tab, "window.chatNoirEnded === 1"),
+        "the page did not end the worker that died"
+    );
+    answered_after("after the worker died");
+    assert_eq!(eval(&tab, "window.chatNoirWorkers.length"), Value::from(2));
+}
+
+/// A finger that starts to scroll the page on the board hands the pointer to the browser, which
+/// cancels it: the press ends without a release, blocks nothing, and leaves no cell marked.
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn a_finger_that_scrolls_from_the_board_blocks_nothing() {
+    let browser = browser();
+    let code = "11-2-";
+    let tab = open_served(&browser, &format!("index.html#game={code}"), (390, 844));
+    a_touch_screen(&tab);
+    let native = Native::new(
+        chat_noir::web::LiveBoard::replay(code).unwrap(),
+        live_canvas(&tab),
+    );
+    eval(
+        &tab,
+        "window.chatNoirCancelled = 0; document.querySelector('canvas.chat-noir-live')
+            .addEventListener('pointercancel', () => { window.chatNoirCancelled += 1; })",
+    );
+    let scrolled = eval(&tab, "window.scrollY");
+    let cell = native.next_cell().expect("a free cell beside the cat");
+    let start = native.on_the_page(native.centre(cell));
+    let at = |y: f64| Some(headless_chrome::browser::tab::point::Point { x: start.x, y });
+    touch(
+        &tab,
+        Input::DispatchTouchEventTypeOption::TouchStart,
+        at(start.y),
+    );
+    for step in 1..=10 {
+        let y = start.y - 20.0 * f64::from(step);
+        touch(&tab, Input::DispatchTouchEventTypeOption::TouchMove, at(y));
+    }
+    touch(&tab, Input::DispatchTouchEventTypeOption::TouchEnd, None);
+    assert!(
+        wait_until(&tab, "window.chatNoirCancelled > 0"),
+        "the browser did not take the finger's pointer"
+    );
+    assert_ne!(
+        eval(&tab, "window.scrollY"),
+        scrolled,
+        "the page did not scroll"
+    );
+    let untouched = chat_noir::web::LiveBoard::replay(code).unwrap();
+    assert_eq!(
+        page_world(&tab),
+        untouched.world(),
+        "the scroll changed the game"
+    );
+}
+
+/// The keyboard's cursor is ringed while the board has the focus and the keys moved it; when the
+/// focus goes elsewhere, the ring goes, since the board no longer hears the keys.
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn a_board_that_loses_the_focus_rings_no_cursor() {
+    let browser = browser();
+    let tab = open_served(&browser, "index.html#game=11-2-", (1200, 1400));
+    let pixels = "document.querySelector('canvas.chat-noir-live').toDataURL()";
+    eval(
+        &tab,
+        "document.querySelector('canvas.chat-noir-live').focus()",
+    );
+    let unringed = eval(&tab, pixels);
+    tab.press_key("ArrowRight").expect("the right arrow");
+    assert_ne!(eval(&tab, pixels), unringed, "no ring after an arrow");
+    tab.press_key("Tab").expect("the Tab key");
+    let focused = eval(&tab, "document.activeElement.tagName");
+    assert_ne!(
+        focused.as_str(),
+        Some("CANVAS"),
+        "Tab left the focus on the board"
+    );
+    assert_eq!(eval(&tab, pixels), unringed, "a ring without the focus");
+}
+
+/// Signed LEB128, WebAssembly's encoding of an `i32.const`'s number.
+fn signed_leb128(mut value: i64) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    loop {
+        let byte = (value & 0x7f) as u8;
+        value >>= 7;
+        let done = (value == 0 && byte & 0x40 == 0) || (value == -1 && byte & 0x40 != 0);
+        bytes.push(if done { byte } else { byte | 0x80 });
+        if done {
+            return bytes;
+        }
+    }
+}
+
+/// A server with a module built from another script than the page's (the one of the built book
+/// with the hash it carries changed, as a cache or a stale upload would serve it): the page
+/// refuses it, says why, and its figures stay as printed.
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn a_module_from_another_script_leaves_the_figures_printed() {
+    let stale = tempfile::tempdir().expect("a temporary directory");
+    let served = fs::canonicalize(book()).unwrap();
+    for entry in fs::read_dir(&served).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_name() != "play" {
+            std::os::unix::fs::symlink(entry.path(), stale.path().join(entry.file_name())).unwrap();
+        }
+    }
+    let mut module = fs::read(served.join("play/chat_noir.wasm")).expect("the built module");
+    let hash = signed_leb128(i64::from(script_version() as i32));
+    let at: Vec<usize> = (0..module.len())
+        .filter(|&at| module[at..].starts_with(&hash))
+        .collect();
+    assert_eq!(
+        at.len(),
+        1,
+        "the module's hash {hash:02x?} is not found once"
+    );
+    module[at[0]] ^= 1;
+    fs::create_dir(stale.path().join("play")).unwrap();
+    fs::write(stale.path().join("play/chat_noir.wasm"), module).unwrap();
+    let port = book_browser::serve(stale.path());
+    let browser = browser();
+    let tab = browser.new_tab().expect("a tab");
+    tab.call_method(Page::AddScriptToEvaluateOnNewDocument {
+        source: WATCH.to_string(),
+        world_name: None,
+        include_command_line_api: None,
+        run_immediately: None,
+    })
+    .expect("the watch script is installed");
+    book_browser::window_size(&tab, (1200, 1400));
+    let url = format!("http://127.0.0.1:{port}/index.html");
+    tab.navigate_to(&url).expect("the page loads");
+    let refused = "window.__problems.some((p) => p.includes('built from another version'))";
+    assert!(
+        wait_until(&tab, refused),
+        "no refusal: {:?}",
+        problems(&tab)
+    );
+    let printed = "document.querySelectorAll('canvas.chat-noir-live').length === 0 &&
+        getComputedStyle(document.querySelector('figure[data-live] svg')).display !== 'none'";
+    assert_eq!(eval(&tab, printed), Value::Bool(true));
 }
