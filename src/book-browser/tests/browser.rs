@@ -1586,6 +1586,12 @@ fn a_panic_in_the_page_leaves_its_figures_printed_and_says_what_failed() {
         eval(&tab, "document.querySelector('.chat-noir-new')"),
         Value::Null
     );
+    let skip = "document.querySelector('.chat-noir-skip')";
+    assert_eq!(
+        eval(&tab, skip),
+        Value::Null,
+        "a link to a board that is gone"
+    );
     assert_eq!(
         eval(&tab, "window.chatNoirEnded"),
         Value::from(1),
