@@ -510,6 +510,14 @@ fn at_a_phone_width_every_figure_fits_and_code_scrolls_inside_itself() {
         "at 390 px wide:\n{}",
         overflows.join("\n")
     );
+    go(&tab, "study-found.html");
+    let whole = "(t => t.scrollWidth <= t.clientWidth + 1)(
+        document.querySelector('main table').closest('.table-wrapper'))";
+    assert_eq!(
+        eval(&tab, whole),
+        Value::Bool(true),
+        "What was found's table scrolls at 390 px"
+    );
 }
 
 /// What `script` (one of the checks above, which answer a JSON list) finds on `page`, open in

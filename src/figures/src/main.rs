@@ -15,7 +15,7 @@ use chat_noir::cat::{CatMode, cat};
 use chat_noir::drawing::{
     CIRCLE_RADIUS, cell_center_x, cell_center_y, crop_whiskers, render_board, render_world,
 };
-use chat_noir::graph::in_bounds;
+use chat_noir::graph::{adjacent, in_bounds};
 use chat_noir::image::{
     Color, Image, Mode, TRANSPARENT, add_line, circle, ellipse, image_height, image_width, overlay,
     rectangle, text, underlay_xy,
@@ -61,7 +61,8 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-const USAGE: &str = "known figures: empty-board N, board-coordinates N, cats-path N X Y, cat-faces, \
+const USAGE: &str = "known figures: empty-board N, board-coordinates N, neighbours N X Y [X Y]…, \
+                     cats-path N X Y, cat-faces, \
                      distance-map N SEED, world N SEED, game N SEED, keys N SEED, coach N SEED, \
                      two-distance N SEED, escape-steps N, pen N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      escape-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
@@ -88,10 +89,11 @@ fn figure(words: &[&str]) -> Result<String, String> {
     match (*name, numbers.as_slice()) {
         ("empty-board", &[n]) => board(n, false),
         ("board-coordinates", &[n]) => board(n, true),
+        ("neighbours", &[n, ref cells @ ..]) => neighbours(n, cells),
         ("cats-path", &[n, x, y]) => Ok(live(
             &cats_path(n, Posn::new(x, y))?,
             words,
-            "Move over a cell to see the paths as if it were blocked, and click to block it or free it again.",
+            "Move over a cell to mark it and see the paths as if it were blocked, and click to block it or free it again.",
         )),
         ("cat-faces", &[]) => Ok(cat_faces()),
         ("distance-map", &[n, seed]) => Ok(live(
@@ -281,6 +283,39 @@ fn board(n: i32, coordinates: bool) -> Result<String, String> {
         )
     };
     Ok(html(&svg, &caption))
+}
+
+/// The cells at `cells` (X and Y, two by two) of an `n` × `n` board drawn black with their
+/// positions, and the six positions `adjacent` gives around each written on theirs. Every one of
+/// them must be on the board.
+fn neighbours(n: i32, cells: &[i32]) -> Result<String, String> {
+    let n = size(n)?;
+    let centres: Vec<Posn> = match cells.as_chunks::<2>() {
+        (pairs, []) if !pairs.is_empty() => pairs.iter().map(|&[x, y]| Posn::new(x, y)).collect(),
+        _ => return Err(format!("a cell is two numbers, X and Y; {USAGE}")),
+    };
+    let drawn = centres
+        .iter()
+        .flat_map(|&p| std::iter::once(p).chain(adjacent(p)));
+    if let Some(p) = drawn.clone().find(|&p| !in_bounds(p, n)) {
+        return Err(format!(
+            "{} is not a cell of the {n}×{n} board",
+            cell_name(p)
+        ));
+    }
+    let board = (centres.iter()).fold(empty_board(n), |board, &p| block_cell(p, board));
+    let svg = to_svg(&render_board(&board, n, |_| false, None));
+    let labels = centres.iter().flat_map(|&p| {
+        let centre = (p, format!("{},{}", p.x, p.y), true);
+        let six = adjacent(p).map(|q| (q, format!("{},{}", q.x, q.y), false));
+        std::iter::once(centre).chain(six)
+    });
+    let names: Vec<String> = centres.iter().map(|&p| cell_name(p)).collect();
+    let caption = format!(
+        "Around {}, in black: the six positions <code>adjacent</code> gives, each with its x and y.",
+        names.join(" and ")
+    );
+    Ok(html(&with_labels(&svg, labels), &caption))
 }
 
 fn cats_path(n: i32, cat: Posn) -> Result<String, String> {
