@@ -66,6 +66,11 @@ pub mod start {
     include!(concat!(env!("OUT_DIR"), "/start.rs"));
 }
 
+/// The keys of the game as a panel over the board.
+pub mod keys {
+    include!(concat!(env!("OUT_DIR"), "/keys.rs"));
+}
+
 /// A game being played, fitted to a window.
 pub mod play {
     include!(concat!(env!("OUT_DIR"), "/play.rs"));

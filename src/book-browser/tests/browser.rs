@@ -282,7 +282,7 @@ fn an_identifier_and_a_reference_land_on_what_they_name() {
         "search.html#chunk-build-the-distance-map-1",
     );
 
-    go(&tab, "input.html");
+    go(&tab, "files.html");
     let appendix = "a.chunk-ref[data-where^='The original']";
     let reference = tab
         .find_element(appendix)
@@ -298,8 +298,8 @@ fn an_identifier_and_a_reference_land_on_what_they_name() {
 #[test]
 #[ignore = "needs mdbook and chromium: bash .ci/run installs them"]
 fn the_copy_button_copies_the_whole_chunk_as_written() {
-    let chapter = fs::read_to_string(crate_dir().join("book/src/input.md")).unwrap();
-    let (web, _) = Web::parse(vec![SourceText::new("input.md", chapter)]);
+    let chapter = fs::read_to_string(crate_dir().join("book/src/files.md")).unwrap();
+    let (web, _) = Web::parse(vec![SourceText::new("files.md", chapter)]);
     let part = web
         .parts_of("file:input.rs")
         .next()
@@ -309,7 +309,7 @@ fn the_copy_button_copies_the_whole_chunk_as_written() {
     assert!(expected.contains("// <<key presses>>"));
 
     let browser = browser();
-    let tab = open(&browser, "input.html");
+    let tab = open(&browser, "files.html");
     let button = tab
         .find_element(".chunk:has(#chunk-file-input-rs-1) .clip-button")
         .expect("the chunk has a copy button");
@@ -388,7 +388,7 @@ fn captions_references_and_links_are_readable_in_every_theme() {
 #[ignore = "needs mdbook and chromium: bash .ci/run installs them"]
 fn on_paper_a_caption_stays_with_its_code_and_references_name_their_chapter() {
     let browser = browser();
-    let tab = open(&browser, "input.html");
+    let tab = open(&browser, "files.html");
     tab.call_method(Emulation::SetEmulatedMedia {
         media: Some("print".to_string()),
         features: None,
@@ -405,7 +405,7 @@ fn on_paper_a_caption_stays_with_its_code_and_references_name_their_chapter() {
     assert_eq!(style(".chunk pre", "breakBefore"), Value::from("avoid"));
     assert_names_its_chapter(&tab, "a.chunk-ref[data-where]", true);
     let pdf = tab.print_to_pdf(None).expect("a PDF");
-    fs::write(screenshots().join("input.pdf"), pdf).unwrap();
+    fs::write(screenshots().join("files.pdf"), pdf).unwrap();
 }
 
 #[test]
@@ -1552,7 +1552,7 @@ fn assert_names_the_panic_s_place(said: &str) {
         .map
         .place(place[0], place[1])
         .expect("a place in the book");
-    assert!(book.to_string().contains("web.md:"), "{book}");
+    assert!(book.to_string().contains("web-calls.md:"), "{book}");
 }
 
 /// The library's test-only call panics in the page; the trap is caught, every live board of the

@@ -105,7 +105,7 @@ fn figure(words: &[&str]) -> Result<String, String> {
         ("game", &[n, seed]) => Ok(live(
             &game(n, seed)?,
             &["game"],
-            "In its place, the game itself, on a deal of its own: click a cell to block it, and press <code>?</code> on the board for every key.",
+            "The game itself, on a deal drawn at random: click a cell to block it, and press <code>?</code> on the board for every key.",
         )),
         ("keys", &[n, seed]) => keys(n, seed),
         ("coach", &[n, seed]) => coach(n, seed),
@@ -380,7 +380,7 @@ fn world(n: i32, seed: i32) -> Result<String, String> {
 /// The first world of `seed`, as the game on a page shows it where it cannot play.
 fn game(n: i32, seed: i32) -> Result<String, String> {
     let caption = format!(
-        "A game as it starts (the deal of seed {seed}), drawn by <code>render_world</code>."
+        "<span class=\"chat-noir-printed-words\">A game as it starts (the deal of seed {seed}), drawn by <code>render_world</code>.</span>"
     );
     first_world(n, seed, &caption)
 }
@@ -1118,16 +1118,26 @@ fn escape(text: &str) -> String {
 }
 
 /// A figure the book's script makes live where the game runs in the page (see "Playing in the
-/// browser"): it is marked with the words that name the live figure, and what its caption says once
+/// browser" and "The page's calls"): it is marked with the words that name the live figure, and what its caption says once
 /// live, with the chunk that draws it (the game's, or the live figures').
 fn live(html: &str, words: &[&str], what_to_do: &str) -> String {
-    let (chunk, anchor) = match words {
-        ["game"] => ("a game in a page", "chunk-a-game-in-a-page-1"),
-        _ => ("a live figure", "chunk-a-live-figure-1"),
+    let (chunk, page, anchor, chapter) = match words {
+        ["game"] => (
+            "a game in a page",
+            "web.html",
+            "chunk-a-game-in-a-page-1",
+            "Playing in the browser",
+        ),
+        _ => (
+            "a live figure",
+            "web-calls.html",
+            "chunk-a-live-figure-1",
+            "The page's calls",
+        ),
     };
     let caption = format!(
-        "Live: {what_to_do} Drawn in the page by <a href=\"web.html#{anchor}\">⟨{chunk}⟩</a> and the \
-         chunks it uses, in Playing in the browser."
+        "Live: {what_to_do} Drawn in the page by <a href=\"{page}#{anchor}\">⟨{chunk}⟩</a> and the \
+         chunks it uses, in {chapter}."
     );
     let attribute = |text: &str| text.replace('&', "&amp;").replace('"', "&quot;");
     html.replacen(

@@ -814,18 +814,27 @@ fn rust_analyzer_s_structure_and_quick_fixes_land_in_the_chapters() {
         );
     }
 
-    let unimported = text.replacen(
-        "use crate::bfs::{Distance, Node, lookup_in_table};",
-        "use crate::bfs::{Node, lookup_in_table};",
-        1,
+    let files = editor.chapter_uri("files.md");
+    let imports = editor.open("files.md");
+    let input_rs = imports
+        .find("// <<file:input.rs>>=")
+        .expect("files.md gathers input.rs");
+    let unimported = format!(
+        "{}{}",
+        &imports[..input_rs],
+        imports[input_rs..].replacen(
+            "use crate::bfs::{Distance, Node, lookup_in_table};",
+            "use crate::bfs::{Node, lookup_in_table};",
+            1,
+        )
     );
-    editor.change("input.md", 2, &unimported);
+    editor.change("files.md", 2, &unimported);
     editor.notify(
         "textDocument/didSave",
-        json!({"textDocument": {"uri": input}}),
+        json!({"textDocument": {"uri": files}}),
     );
     wait_for_cannot_find(&mut editor, &input, true);
-    let used = position(&unimported, "scores: &[Distance]", 0, 10);
+    let used = position(&text, "scores: &[Distance]", 0, 10);
     let range = json!({"start": used, "end": used});
     let params =
         json!({"textDocument": {"uri": input}, "range": range, "context": {"diagnostics": []}});
@@ -840,18 +849,18 @@ fn rust_analyzer_s_structure_and_quick_fixes_land_in_the_chapters() {
                 .is_some_and(|t| t.starts_with("Import `crate::bfs::Distance`"))
         })
         .unwrap_or_else(|| panic!("an import is offered: {actions}"));
-    let edits = import["edit"]["changes"][&input]
+    let edits = import["edit"]["changes"][&files]
         .as_array()
-        .expect("edits of input.md");
+        .unwrap_or_else(|| panic!("edits of files.md, where input.rs's imports are: {import}"));
     let fixed = applied(&unimported, edits);
     assert!(
         fixed.contains("use crate::bfs::{Distance, Node, lookup_in_table};"),
         "{edits:?}"
     );
-    editor.change("input.md", 3, &fixed);
+    editor.change("files.md", 3, &fixed);
     editor.notify(
         "textDocument/didSave",
-        json!({"textDocument": {"uri": input}}),
+        json!({"textDocument": {"uri": files}}),
     );
     wait_for_cannot_find(&mut editor, &input, false);
 }
@@ -1267,11 +1276,11 @@ fn type_errors_show_where_the_code_is_written_and_rename_edits_every_chapter() {
 fn a_chunk_that_reads_a_tangled_file_from_out_dir_shows_no_error_a_build_has_not() {
     let copy = copy_of_the_crate();
     let (mut editor, _) = editor_with_rust_analyzer(copy.path());
-    let web = editor.open("web.md");
+    let web = editor.open("web-screens.md");
     let reads = r#"include_bytes!(concat!(env!("OUT_DIR"), "/chat-noir.js"))"#;
-    assert!(web.contains(reads), "web.md no longer has {reads}");
+    assert!(web.contains(reads), "web-screens.md no longer has {reads}");
     let analysis = settled_analysis(&mut editor);
-    assert_eq!(analysis.get(&editor.chapter_uri("web.md")), None);
+    assert_eq!(analysis.get(&editor.chapter_uri("web-screens.md")), None);
 }
 
 #[test]
