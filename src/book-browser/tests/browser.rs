@@ -1751,6 +1751,65 @@ fn a_board_that_loses_the_focus_rings_no_cursor() {
     assert_eq!(eval(&tab, pixels), unringed, "a ring without the focus");
 }
 
+/// A letter key pressed while the focus is nowhere is the game's when its board is in view: `?`
+/// shows the game's keys and gives the board the focus, with no move made, and mdBook's own help
+/// stays closed; a key the game has no use for goes on to the page, and with the board out of
+/// view, `?` is mdBook's again. A mouse is offered no size whose cells stand closer than 12 CSS
+/// pixels.
+#[test]
+#[ignore = "needs mdbook and chromium: bash .ci/run installs them"]
+fn the_game_s_letter_keys_reach_its_board_in_view_before_mdbook() {
+    let browser = browser();
+    let tab = open_served(&browser, "index.html#game=11-2-", (1200, 1400));
+    let focused = "document.activeElement.tagName";
+    let help = "getComputedStyle(document.getElementById('mdbook-help-container')).display";
+    let pixels = "document.querySelector('canvas.chat-noir-live').toDataURL()";
+    let (world, unshown) = (page_world(&tab), eval(&tab, pixels));
+    assert_eq!(eval(&tab, focused).as_str(), Some("BODY"));
+    tab.press_key("x").expect("x");
+    assert_eq!(
+        eval(&tab, focused).as_str(),
+        Some("BODY"),
+        "x is not the game's"
+    );
+    tab.press_key("?").expect("the question mark");
+    assert_eq!(eval(&tab, focused).as_str(), Some("CANVAS"));
+    assert_eq!(
+        eval(&tab, help).as_str(),
+        Some("none"),
+        "mdBook's help opened"
+    );
+    assert_ne!(eval(&tab, pixels), unshown, "the keys are not shown");
+    assert_eq!(page_world(&tab), world, "a key made a move");
+
+    eval(&tab, "document.activeElement.blur()");
+    eval(&tab, "window.scrollTo(0, document.body.scrollHeight)");
+    tab.press_key("?").expect("the question mark");
+    assert_eq!(eval(&tab, focused).as_str(), Some("BODY"));
+    assert_ne!(
+        eval(&tab, help).as_str(),
+        Some("none"),
+        "mdBook's help is closed"
+    );
+
+    let width = eval(
+        &tab,
+        "document.querySelector('canvas.chat-noir-live').getBoundingClientRect().width",
+    );
+    let offered = eval(
+        &tab,
+        "JSON.stringify(Array.from(document.querySelector('.chat-noir-size').options)
+            .filter((o) => !o.disabled).map((o) => Number(o.value)))",
+    );
+    let offered: Vec<f64> = serde_json::from_str(offered.as_str().unwrap()).unwrap();
+    let width = width.as_f64().unwrap();
+    assert!(
+        offered.contains(&61.0) && offered.iter().all(|size| width / (size + 0.5) >= 12.0),
+        "{width}: {offered:?}"
+    );
+    assert!(!offered.contains(&101.0), "{offered:?}");
+}
+
 /// Signed LEB128, WebAssembly's encoding of an `i32.const`'s number.
 fn signed_leb128(mut value: i64) -> Vec<u8> {
     let mut bytes = Vec::new();

@@ -52,13 +52,37 @@ fn main() -> ExitCode {
         .map(|words| {
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
             match figure(&words) {
-                Ok(html) => serde_json::json!({ "html": html }),
+                Ok(html) => serde_json::json!({ "html": clip_paths_of_their_own(&html, &words) }),
                 Err(error) => serde_json::json!({ "error": error }),
             }
         })
         .collect();
     println!("{}", serde_json::Value::Array(answers));
     ExitCode::SUCCESS
+}
+
+/// `html` with the clip paths of each of its pictures named apart from every other picture's.
+/// `to_svg` numbers a picture's clip paths from `c0`, and a page holds many pictures, where an
+/// `id` names one element of the whole page: without this, a picture would be clipped by another's
+/// `c0`. Each is named after the figure's `words` and the picture's place in the figure.
+fn clip_paths_of_their_own(html: &str, words: &[&str]) -> String {
+    let figure: String = words
+        .join("-")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let mut pictures = html.split("<svg");
+    let mut named = pictures.next().unwrap_or_default().to_string();
+    for (n, picture) in pictures.enumerate() {
+        let prefix = format!("{figure}-{n}-");
+        named.push_str("<svg");
+        named.push_str(
+            &picture
+                .replace("<clipPath id=\"c", &format!("<clipPath id=\"{prefix}c"))
+                .replace("clip-path=\"url(#c", &format!("clip-path=\"url(#{prefix}c")),
+        );
+    }
+    named
 }
 
 const USAGE: &str = "known figures: empty-board N, board-coordinates N, neighbours N X Y [X Y]…, \
@@ -105,7 +129,7 @@ fn figure(words: &[&str]) -> Result<String, String> {
         ("game", &[n, seed]) => Ok(live(
             &game(n, seed)?,
             &["game"],
-            "The game itself, on a deal drawn at random: click a cell to block it, and press <code>?</code> on the board for every key.",
+            "The game itself, on a deal drawn at random: click a cell to block it, and press <code>?</code> for every key.",
         )),
         ("keys", &[n, seed]) => keys(n, seed),
         ("coach", &[n, seed]) => coach(n, seed),
