@@ -1753,7 +1753,7 @@ fn a_board_that_loses_the_focus_rings_no_cursor() {
 
 /// A letter key pressed while the focus is nowhere is the game's when its board is in view: `?`
 /// shows the game's keys and gives the board the focus, with no move made, and mdBook's own help
-/// stays closed; a key the game has no use for goes on to the page, and with the board out of
+/// stays closed; the right arrow moves the game's cursor rather than turning the page; a key the game has no use for goes on to the page, and with the board out of
 /// view, `?` is mdBook's again. A mouse is offered no size whose cells stand closer than 12 CSS
 /// pixels.
 #[test]
@@ -1781,6 +1781,11 @@ fn the_game_s_letter_keys_reach_its_board_in_view_before_mdbook() {
     );
     assert_ne!(eval(&tab, pixels), unshown, "the keys are not shown");
     assert_eq!(page_world(&tab), world, "a key made a move");
+    eval(&tab, "document.activeElement.blur()");
+    let address = tab.get_url();
+    tab.press_key("ArrowRight").expect("the right arrow");
+    assert_eq!(tab.get_url(), address, "the right arrow turned the page");
+    assert_eq!(eval(&tab, focused).as_str(), Some("CANVAS"));
 
     eval(&tab, "document.activeElement.blur()");
     eval(&tab, "window.scrollTo(0, document.body.scrollHeight)");

@@ -548,8 +548,8 @@ fn escape_after_blocks(world: &World) -> Result<String, String> {
         .map(|&(m, proven)| (board.posn(m), escape_label(proven), false));
     let caption = format!(
         "The perfect cat at {} of the {n}×{n} board, the player to move. After a pass it {}; each \
-         free cell shows how many steps it needs once that cell is blocked instead (∞: it never gets \
-         out), as the solver proves it of each step the cat may take. Only the gold cells hold it \
+         free cell shows how many steps it needs once that cell is blocked instead (∞ would mean it \
+         never gets out), as the solver proves it of each step the cat may take. Only the gold cells hold it \
          longer: each lies in the carrier of its escape after a pass.",
         cell_name(world.cat),
         escape_words(passed),

@@ -395,13 +395,14 @@ fn without_rust_analyzer_it_says_so_and_still_knows_the_chunks() {
         "{message}"
     );
 
-    let reference = position(&text, "// <<key presses>>\n", 0, 8);
-    let definition = editor.at("textDocument/definition", "input.md", reference.clone());
+    let files = editor.open("files.md");
+    let reference = position(&files, "// <<key presses>>\n", 0, 8);
+    let definition = editor.at("textDocument/definition", "files.md", reference.clone());
     let header = position(&text, "// <<key presses>>=", 0, 0);
     assert_eq!(definition[0]["uri"], editor.chapter_uri("input.md"));
     assert_eq!(definition[0]["range"]["start"]["line"], header["line"]);
 
-    let hover = editor.at("textDocument/hover", "input.md", reference);
+    let hover = editor.at("textDocument/hover", "files.md", reference);
     let shown = hover["contents"]["value"].as_str().unwrap();
     assert!(shown.contains("pub enum KeyPress"), "{shown}");
 
@@ -412,25 +413,25 @@ fn without_rust_analyzer_it_says_so_and_still_knows_the_chunks() {
     let names = texts(&symbols, "name");
     assert!(names.contains(&"⟨key presses⟩"), "{names:?}");
 
-    let typing = text.replacen("// <<key presses>>\n", "// <<key pr\n", 1);
-    editor.change("input.md", 2, &typing);
+    let typing = files.replacen("// <<key presses>>\n", "// <<key pr\n", 1);
+    editor.change("files.md", 2, &typing);
     let typed = position(&typing, "// <<key pr\n", 0, 11);
-    let completion = editor.at("textDocument/completion", "input.md", typed);
+    let completion = editor.at("textDocument/completion", "files.md", typed);
     let labels = texts(&completion["items"], "label");
     assert_eq!(labels.first(), Some(&"key presses"), "{labels:?}");
 
-    let misspelt = text.replacen("// <<key presses>>\n", "// <<key presess>>\n", 1);
-    editor.change("input.md", 3, &misspelt);
+    let misspelt = files.replacen("// <<key presses>>\n", "// <<key presess>>\n", 1);
+    editor.change("files.md", 3, &misspelt);
     let line = line_of(&position(&misspelt, "// <<key presess>>\n", 0, 0));
     let undefined = |d: &Value| {
         let message = d["message"].as_str().unwrap_or_default();
         message.contains("undefined chunk ⟨key presess⟩")
     };
-    let problems = editor.diagnostics("input.md", ANSWER, |d| d.iter().any(undefined));
+    let problems = editor.diagnostics("files.md", ANSWER, |d| d.iter().any(undefined));
     let undefined = problems.iter().find(|d| undefined(d)).unwrap();
     assert_eq!(undefined["range"]["start"]["line"], line);
-    editor.change("input.md", 4, &text);
-    editor.diagnostics("input.md", ANSWER, <[Value]>::is_empty);
+    editor.change("files.md", 4, &files);
+    editor.diagnostics("files.md", ANSWER, <[Value]>::is_empty);
 }
 
 #[test]
@@ -898,11 +899,11 @@ fn a_chapter_changed_on_disk_while_closed_counts_at_the_next_keystroke_or_save()
     let mut editor = Editor::start(copy.path(), &[("LITERATE_RUST_ANALYZER", missing)]);
     let text = editor.open("input.md");
     editor.change("input.md", 2, &format!("{text}\nTyped."));
-    let world = copy.path().join("book/src/world.md");
+    let world = copy.path().join("book/src/files.md");
     let on_disk = fs::read_to_string(&world).unwrap();
     let reference = "\n// <<a position on the board>>\n";
     let broken = on_disk.replacen(reference, "\n// <<no such chunk>>\n", 1);
-    assert_ne!(broken, on_disk, "world.md has the reference");
+    assert_ne!(broken, on_disk, "files.md has the reference");
     let wrong = format!("{broken}\n");
     fs::write(&world, &wrong).unwrap();
     editor.change("input.md", 3, &text);
@@ -913,10 +914,10 @@ fn a_chapter_changed_on_disk_while_closed_counts_at_the_next_keystroke_or_save()
                 .is_some_and(|m| m.contains("⟨no such chunk⟩"))
         })
     };
-    editor.diagnostics("world.md", ANSWER, undefined);
+    editor.diagnostics("files.md", ANSWER, undefined);
     fs::write(&world, &on_disk).unwrap();
     editor.change("input.md", 4, &format!("{text}\n"));
-    editor.diagnostics("world.md", ANSWER, <[Value]>::is_empty);
+    editor.diagnostics("files.md", ANSWER, <[Value]>::is_empty);
     // A save counts as a keystroke does.
     fs::write(&world, &wrong).unwrap();
     let input = editor.chapter_uri("input.md");
@@ -924,7 +925,7 @@ fn a_chapter_changed_on_disk_while_closed_counts_at_the_next_keystroke_or_save()
         "textDocument/didSave",
         json!({"textDocument": {"uri": input}}),
     );
-    editor.diagnostics("world.md", ANSWER, undefined);
+    editor.diagnostics("files.md", ANSWER, undefined);
 }
 
 /// `input.md` with a type error (a `u8` where `build_bfs_table` takes a node), and the position of
@@ -1069,9 +1070,13 @@ fn rust_analyzer_answers_inside_the_chapters() {
 
     // The solver's modules are nested in `solve`, each in a shell of its own: a chapter names one
     // through the other, and the definition is found in its chapter.
-    let deals = editor.open("certified-deals.md");
-    let used = position(&deals, "ProofSearch}", 0, 1);
-    let definition = editor.at("textDocument/definition", "certified-deals.md", used);
+    let files = editor.open("files.md");
+    let deals = files
+        .find("// <<file:solve_deals.rs>>=")
+        .expect("files.md gathers solve_deals.rs");
+    let nth = files[..deals].matches("ProofSearch}").count();
+    let used = position(&files, "ProofSearch}", nth, 1);
+    let definition = editor.at("textDocument/definition", "files.md", used);
     let defined_in = "proof-number-search.md";
     assert_defined_at(
         &editor,

@@ -153,7 +153,8 @@ impl ChunkHtml<'_> {
     }
 
     /// Where a chunk is used, under its first part only, and only where that tells the reader
-    /// something: a root of the same chapter, which lists the chunk already, is left out.
+    /// something: the chunks that use it, never a root, which says only which file the code goes
+    /// into (that is for the book's tools, and the root's own caption says it).
     fn footer(&self, chapter: usize, i: usize) -> String {
         let name = &self.links.web.parts[i].name;
         if self.links.web.part_indices(name).first() != Some(&i) {
@@ -165,10 +166,7 @@ impl ChunkHtml<'_> {
             .users(name)
             .iter()
             .copied()
-            .filter(|&u| {
-                let user = &self.links.web.parts[u];
-                !(root_file(&user.name).is_some() && user.chapter == chapter)
-            })
+            .filter(|&u| root_file(&self.links.web.parts[u].name).is_none())
             .collect();
         if users.is_empty() {
             return String::new();
