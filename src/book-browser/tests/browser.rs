@@ -1073,12 +1073,7 @@ fn a_phone_s_board_takes_a_finger_s_taps_and_offers_the_sizes_it_can_play() {
         world.board.iter().any(|c| c.p == cell && c.blocked),
         "{cell:?} blocked"
     );
-    let offered = eval(
-        &tab,
-        "JSON.stringify(Array.from(document.querySelector('.chat-noir-size').options)
-            .filter((o) => !o.disabled).map((o) => Number(o.value)))",
-    );
-    let offered: Vec<f64> = serde_json::from_str(offered.as_str().unwrap()).unwrap();
+    let offered = offered_sizes(&tab);
     let playable = |size: &f64| canvas[2] / (size + 0.5) >= 24.0;
     assert!(
         offered.contains(&11.0) && offered.iter().all(playable),
@@ -1801,18 +1796,23 @@ fn the_game_s_letter_keys_reach_its_board_in_view_before_mdbook() {
         &tab,
         "document.querySelector('canvas.chat-noir-live').getBoundingClientRect().width",
     );
-    let offered = eval(
-        &tab,
-        "JSON.stringify(Array.from(document.querySelector('.chat-noir-size').options)
-            .filter((o) => !o.disabled).map((o) => Number(o.value)))",
-    );
-    let offered: Vec<f64> = serde_json::from_str(offered.as_str().unwrap()).unwrap();
+    let offered = offered_sizes(&tab);
     let width = width.as_f64().unwrap();
     assert!(
         offered.contains(&61.0) && offered.iter().all(|size| width / (size + 0.5) >= 12.0),
         "{width}: {offered:?}"
     );
     assert!(!offered.contains(&101.0), "{offered:?}");
+}
+
+/// The sizes the game's controls offer, greyed ones left out.
+fn offered_sizes(tab: &Tab) -> Vec<f64> {
+    let offered = eval(
+        tab,
+        "JSON.stringify(Array.from(document.querySelector('.chat-noir-size').options)
+            .filter((o) => !o.disabled).map((o) => Number(o.value)))",
+    );
+    serde_json::from_str(offered.as_str().unwrap()).unwrap()
 }
 
 /// Signed LEB128, WebAssembly's encoding of an `i32.const`'s number.
