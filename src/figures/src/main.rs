@@ -26,6 +26,7 @@ use chat_noir::solve::board::{Board, Cat, Position, Verdict, bits};
 use chat_noir::solve::deals::{
     Difficulty, FIRST_MOVE_BUDGET, certified_deal_in_turn, deal_budget, first_moves_keep,
 };
+use chat_noir::solve::fastest::{FastestBudget, fastest_win};
 use chat_noir::solve::proof::{TreeNode, search_tree};
 use chat_noir::solve::solving::{PERFECT_CAT_BUDGET, solve, solve_position};
 use chat_noir::start::{BOARD_SIZE, make_initial_world};
@@ -90,6 +91,7 @@ const USAGE: &str = "known figures: empty-board N, board-coordinates N, neighbou
                      distance-map N SEED, world N SEED, game N SEED, keys N SEED, coach N SEED, \
                      two-distance N SEED, escape-steps N, pen N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      escape-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
+                     fastest-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      first-moves N SEED BUDGET, proof-tree N SEED BUDGET, solved N SEED CAT (0 classic, 1 perfect), \
                      verdicts N SEED SEED, certified N SEED DIFFICULTY (1 easy, 2 medium, 3 hard), \
                      picture NAME (basic-pictures, placed-pictures, \
@@ -138,6 +140,9 @@ fn figure(words: &[&str]) -> Result<String, String> {
         ("pen", &[n, ref cells @ ..]) => pen(&position_world(n, cells)?),
         ("escape-after-blocks", &[n, ref cells @ ..]) => {
             escape_after_blocks(&position_world(n, cells)?)
+        }
+        ("fastest-after-blocks", &[n, ref cells @ ..]) => {
+            fastest_after_blocks(&position_world(n, cells)?)
         }
         ("first-moves", &[n, seed, budget]) => first_moves(n, seed, budget),
         ("proof-tree", &[n, seed, budget]) => proof_tree(n, seed, budget),
@@ -559,6 +564,62 @@ fn escape_after_blocks(world: &World) -> Result<String, String> {
         &with_labels(&to_svg(&painted_world(world, longer)), labels),
         &caption,
     ))
+}
+
+/// The perfect cat about to be blocked: each free cell labelled with the moves of the fastest win
+/// once that cell is blocked, that move counted; the first moves of the fastest wins painted.
+fn fastest_after_blocks(world: &World) -> Result<String, String> {
+    let board = solver_board(world.size)?;
+    let Position { blocked, cat } = board.position(world);
+    let after: Vec<(u32, Option<u32>)> = bits(board.cells & !blocked & !(1 << cat))
+        .map(|m| (m, fastest_cat_to_move(&board, blocked | 1 << m, cat)))
+        .map(|(m, moves)| (m, moves.map(|n| n + 1)))
+        .collect();
+    let least = after.iter().filter_map(|&(_, moves)| moves).min();
+    let painted = after
+        .iter()
+        .filter(|&&(_, moves)| moves.is_some() && moves == least)
+        .map(|&(m, _)| (board.posn(m), MARKED));
+    let labels = after.iter().map(|&(m, moves)| {
+        let label = moves.map_or("✗".to_string(), |n| n.to_string());
+        (board.posn(m), label, false)
+    });
+    let unknown = if after.iter().any(|&(_, moves)| moves.is_none()) {
+        " (✗: the cat gets out, or the search cannot tell)"
+    } else {
+        ""
+    };
+    let caption = format!(
+        "The perfect cat at {} of the {n}×{n} board, the player to move. Each free cell shows the \
+         fewest moves that shut the cat in once that cell is blocked, that move counted, as \
+         <code>fastest_win</code> proves them after each step of the cat's{unknown}. The fastest \
+         win takes {}; its first moves are gold.",
+        cell_name(world.cat),
+        least.map_or("none".to_string(), |n| counted(u64::from(n), "move")),
+        n = world.size
+    );
+    let svg = with_labels(&to_svg(&painted_world(world, painted)), labels);
+    Ok(html(&svg, &caption))
+}
+
+/// The moves of the fastest win against the perfect cat at `cat`, about to step, `blocked`
+/// blocked: the most that any of its steps leaves, as `fastest_win` proves them; none where the
+/// cat gets out or a search cannot tell.
+fn fastest_cat_to_move(board: &Board, blocked: u128, cat: u32) -> Option<u32> {
+    let won = cat_to_move(board, Cat::Perfect, blocked, cat, PERFECT_CAT_BUDGET);
+    if !matches!(won, Proven::Won(_)) {
+        return None;
+    }
+    let budget = FastestBudget {
+        shorter: 0,
+        refuting: PERFECT_CAT_BUDGET,
+        within: None,
+    };
+    bits(Cat::Perfect.steps(board, blocked, cat)).try_fold(0, |most, step| {
+        let position = Position { blocked, cat: step };
+        let fastest = fastest_win(board, Cat::Perfect, position, None, budget);
+        Some(most.max(fastest.exactly()?))
+    })
 }
 
 /// The first world of `seed`, each first move labelled with what the solver proves of the game
