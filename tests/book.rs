@@ -270,12 +270,25 @@ fn data_hrefs(html: &str) -> Vec<String> {
                 .replace("&gt;", ">")
                 .replace("&amp;", "&");
             let data: serde_json::Value = serde_json::from_str(&json).expect("data is JSON");
-            for target in data.as_object().into_iter().flat_map(|map| map.values()) {
-                found.extend(target["href"].as_str().map(str::to_string));
-            }
+            hrefs_in(&data, &mut found);
         }
     }
     found
+}
+
+/// Every `href` in the weaver's data, at any depth (an identifier's are by how it is written).
+fn hrefs_in(data: &serde_json::Value, found: &mut Vec<String>) {
+    let Some(map) = data.as_object() else {
+        return;
+    };
+    found.extend(
+        map.get("href")
+            .and_then(|href| href.as_str())
+            .map(str::to_string),
+    );
+    for value in map.values() {
+        hrefs_in(value, found);
+    }
 }
 
 /// A copy of the whole crate (its manifest, build script, shells, tools and book) in a temporary

@@ -295,6 +295,66 @@ fn an_identifier_and_a_reference_land_on_what_they_name() {
     follow(&tab, &reference, "original-tests.html#chunk-");
 }
 
+/// Each linked identifier of a page that is not linked to what it certainly names: a field
+/// (`.name` with no call), a method the standard library's types have too (`.map(`), or
+/// `Type::name` linked to another type's item.
+const UNCERTAIN_LINKS: &str = "JSON.stringify([...document.querySelectorAll('a.chunk-ident')]
+    .map((a) => {
+        const code = a.closest('code');
+        const range = document.createRange();
+        range.setStart(code, 0);
+        range.setEndBefore(a);
+        const before = range.toString().trimEnd();
+        range.setStartAfter(a);
+        range.setEnd(code, code.childNodes.length);
+        const after = range.toString().trimStart();
+        const name = a.textContent;
+        const owner = before.match(/([A-Z][A-Za-z0-9_]*)\\s*::$/);
+        if (before.endsWith('.') && !after.startsWith('(') && !after.startsWith('::<')) {
+            return 'a field .' + name + ' linked as ' + a.title;
+        }
+        if (before.endsWith('.') && ['map', 'push', 'pop', 'new', 'iter', 'get'].includes(name)) {
+            return 'a call .' + name + '( linked as ' + a.title;
+        }
+        if (owner && owner[1] !== 'Self' && !a.title.includes(owner[1] + '::' + name)) {
+            return owner[1] + '::' + name + ' linked as ' + a.title;
+        }
+        return null;
+    })
+    .filter((wrong) => wrong))";
+
+#[test]
+#[ignore = "needs mdbook and chromium: bash .ci/run installs them"]
+fn identifiers_are_linked_only_to_what_they_certainly_name() {
+    let browser = browser();
+    let tab = open(&browser, "world.html");
+    let mut wrong = Vec::new();
+    let pages = [
+        "world",
+        "graph",
+        "bfs",
+        "images",
+        "placing",
+        "perfect-cats-escape",
+        "solver",
+    ];
+    for page in pages {
+        go(&tab, &format!("{page}.html"));
+        wrong.extend(found_on(&tab, page, UNCERTAIN_LINKS));
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    go(&tab, "graph.html");
+    let calls = eval(
+        &tab,
+        "[...document.querySelectorAll('code')].filter((c) => /\\.map\\(/.test(c.textContent)).length",
+    );
+    assert_ne!(
+        calls,
+        Value::from(0),
+        "Board to Graph calls .map(, which is left unlinked"
+    );
+}
+
 #[test]
 #[ignore = "needs mdbook and chromium: bash .ci/run installs them"]
 fn the_copy_button_copies_the_whole_chunk_as_written() {

@@ -15,7 +15,9 @@ use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 use crate::LineMap;
 use crate::cargo_command::cargo_command;
-use crate::cargo_messages::{CargoMessage, DiagnosticLevel, DiagnosticSpan, RustcDiagnostic};
+use crate::cargo_messages::{
+    CargoMessage, DiagnosticLevel, DiagnosticSpan, RustcDiagnostic, package_dir,
+};
 
 /// Runs `cargo check --message-format=json` with `cargo_args` in the current directory, prints every
 /// diagnostic at its Markdown place, and exits as cargo did.
@@ -117,7 +119,10 @@ pub fn cargo(
     let mut report = Report::default();
     for line in BufReader::new(stdout).lines().map_while(Result::ok) {
         match CargoMessage::parse(&line) {
-            Some(CargoMessage::BuildScriptExecuted { out_dir }) => mapper.add_out_dir(out_dir),
+            Some(CargoMessage::BuildScriptExecuted {
+                out_dir,
+                package_id,
+            }) => mapper.add_out_dir(out_dir, &package_id),
             Some(CargoMessage::CompilerArtifact {
                 target,
                 executable: Some(path),
@@ -146,6 +151,9 @@ pub fn cargo(
 pub struct Mapper {
     root: PathBuf,
     out_dirs: Vec<PathBuf>,
+    /// The directory of the package whose build script wrote each output directory, where known:
+    /// a map's Markdown files are relative to it.
+    packages: HashMap<PathBuf, PathBuf>,
     maps: HashMap<PathBuf, Option<LineMap>>,
     /// The diagnostics rendered so far: cargo reports a diagnostic once for each target that
     /// compiles the code (a library and its tests), and it is shown once.
@@ -175,6 +183,7 @@ impl Mapper {
         Mapper {
             root: root.to_path_buf(),
             out_dirs: Vec::new(),
+            packages: HashMap::new(),
             maps: HashMap::new(),
             rendered: HashSet::new(),
         }
@@ -191,10 +200,33 @@ impl Mapper {
         self.rendered.insert(text.clone()).then_some(text)
     }
 
-    /// Notes a build script's output directory, whose tangled files' places are to be mapped.
-    pub(crate) fn add_out_dir(&mut self, dir: PathBuf) {
+    /// Notes a build script's output directory, whose tangled files' places are to be mapped, and
+    /// the package (by its cargo id) whose book they come from.
+    pub(crate) fn add_out_dir(&mut self, dir: PathBuf, package_id: &str) {
+        if let Some(package) = package_dir(package_id) {
+            self.packages.insert(dir.clone(), package);
+        }
         if !self.out_dirs.contains(&dir) {
             self.out_dirs.push(dir);
+        }
+    }
+
+    /// A Markdown file of the book whose tangled file is `tangled`, as the map names it (relative to
+    /// its crate), named from where the command runs: a workspace's member's chapter is
+    /// `member/book/src/x.md` from the workspace's root. Outside the directory it runs in, the path
+    /// is absolute; a package not known, as the map says.
+    fn named_from_here(&self, tangled: &Path, file: String) -> String {
+        let Some(package) = (self.out_dirs.iter())
+            .find(|dir| tangled.starts_with(dir))
+            .and_then(|dir| self.packages.get(dir))
+        else {
+            return file;
+        };
+        let here = std::path::absolute(&self.root).unwrap_or_else(|_| self.root.clone());
+        let path = package.join(&file);
+        match path.strip_prefix(&here) {
+            Ok(relative) => relative.to_string_lossy().replace('\\', "/"),
+            Err(_) => path.to_string_lossy().into_owned(),
         }
     }
 
@@ -282,7 +314,8 @@ impl Mapper {
             col = number;
             end = after;
         }
-        let place = self.map_for(path)?.place(line?, col.unwrap_or(1))?;
+        let mut place = self.map_for(path)?.place(line?, col.unwrap_or(1))?;
+        place.file = self.named_from_here(Path::new(path), place.file);
         let mapped = match col {
             Some(_) => place.to_string(),
             None => format!("{}:{}", place.file, place.line),
@@ -337,7 +370,7 @@ impl Mapper {
             (a.line, usize::MAX)
         };
         Span {
-            file: a.file,
+            file: self.named_from_here(Path::new(&file), a.file),
             start: (a.line, a.col),
             end,
         }

@@ -11,8 +11,13 @@ use serde::Deserialize;
 #[derive(Debug, Deserialize)]
 #[serde(tag = "reason", rename_all = "kebab-case")]
 pub enum CargoMessage {
-    /// A build script ran: the tangled files and their maps are in its `out_dir`.
-    BuildScriptExecuted { out_dir: PathBuf },
+    /// A build script ran: the tangled files and their maps are in its `out_dir`; its package's
+    /// `package_id` names the package's directory (`path+file:///DIR#0.1.0`) when it is local.
+    BuildScriptExecuted {
+        out_dir: PathBuf,
+        #[serde(default)]
+        package_id: String,
+    },
     /// A target was compiled; a program, test or benchmark has its `executable`.
     CompilerArtifact {
         target: ArtifactTarget,
@@ -23,6 +28,14 @@ pub enum CargoMessage {
     /// Any other message (`build-finished`, or one a later cargo adds).
     #[serde(other)]
     Other,
+}
+
+/// The directory of a local package from its cargo package id: `path+file:///DIR#0.1.0`, or the
+/// older form `NAME 0.1.0 (path+file:///DIR)`; `None` for a package from a registry or git.
+pub fn package_dir(package_id: &str) -> Option<PathBuf> {
+    let (_, rest) = package_id.split_once("path+file://")?;
+    let end = rest.find(['#', ')']).unwrap_or(rest.len());
+    Some(PathBuf::from(&rest[..end]))
 }
 
 impl CargoMessage {
@@ -100,7 +113,7 @@ mod tests {
         let executed = r#"{"reason":"build-script-executed","package_id":"x","linked_libs":[],"out_dir":"/t/out"}"#;
         assert!(matches!(
             CargoMessage::parse(executed),
-            Some(CargoMessage::BuildScriptExecuted { out_dir }) if out_dir == Path::new("/t/out")
+            Some(CargoMessage::BuildScriptExecuted { out_dir, .. }) if out_dir == Path::new("/t/out")
         ));
         let artifact = r#"{"reason":"compiler-artifact","target":{"name":"game","kind":["bin"]},"executable":"/t/game","fresh":true}"#;
         let Some(CargoMessage::CompilerArtifact { target, executable }) =

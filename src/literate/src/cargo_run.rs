@@ -146,7 +146,10 @@ fn cargo_message(
     renderer: &annotate_snippets::Renderer,
 ) -> Option<String> {
     match CargoMessage::parse(line)? {
-        CargoMessage::BuildScriptExecuted { out_dir } => mapper.add_out_dir(out_dir),
+        CargoMessage::BuildScriptExecuted {
+            out_dir,
+            package_id,
+        } => mapper.add_out_dir(out_dir, &package_id),
         CargoMessage::CompilerMessage { message } => {
             return Some((mapper.render_once(&message, renderer)).unwrap_or_default());
         }

@@ -53,7 +53,16 @@ pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
     let book_toml = join(&project.book_root, "book.toml");
     let summary = project.chapter_display("SUMMARY.md");
     let chapter = project.chapter_display("introduction.md");
-    for path in [&book_toml, &summary, &chapter, &"build.rs".to_string()] {
+    let chunk_index = project.chapter_display("chunks.md");
+    let identifier_index = project.chapter_display("identifiers.md");
+    let written = [
+        &book_toml,
+        &summary,
+        &chapter,
+        &chunk_index,
+        &identifier_index,
+    ];
+    for path in written.into_iter().chain([&"build.rs".to_string()]) {
         if crate_dir.join(path).exists() {
             refusals.push(format!(
                 "{path} exists already; literate init writes nothing over it"
@@ -90,11 +99,10 @@ pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
     add_build_dependency(&mut document, &relative_to(crate_dir, literate));
     let files = vec![
         (book_toml, book_config(&name, &project)),
-        (
-            summary,
-            "# Summary\n\n- [Introduction](introduction.md)\n".to_string(),
-        ),
+        (summary, SUMMARY.to_string()),
         (chapter, first_chapter(&name, &root, &body, code.is_some())),
+        (chunk_index, CHUNK_INDEX.to_string()),
+        (identifier_index, IDENTIFIER_INDEX.to_string()),
         ("build.rs".to_string(), BUILD_SCRIPT.to_string()),
         (root.shell(), shell(&attributes, &root)),
         ("Cargo.toml".to_string(), document.to_string()),
@@ -337,6 +345,20 @@ fn shell(attributes: &str, root: &RootFile) -> String {
         root.tangled()
     )
 }
+
+/// A new book's table of contents: its first chapter, and the indexes after the chapters.
+const SUMMARY: &str = "# Summary\n\n- [Introduction](introduction.md)\n\n---\n\n\
+                       [Index of chunks](chunks.md)\n[Index of identifiers](identifiers.md)\n";
+
+/// The page of the index of chunks, which the weaver fills in where the directive stands.
+const CHUNK_INDEX: &str = "# Index of chunks\n\nEvery chunk of the book in alphabetical order, \
+                           with links to each of its parts and to the chunks that use it.\n\n\
+                           {{#chunk-index}}\n";
+
+/// The page of the index of identifiers: every item the book's code defines, with its uses.
+const IDENTIFIER_INDEX: &str = "# Index of identifiers\n\nEvery function, method, type, variant, \
+                                constant and trait the book defines, where it is defined and \
+                                where it is used.\n\n{{#identifier-index}}\n";
 
 /// The build script of a literate crate.
 const BUILD_SCRIPT: &str = "//! Tangles the book into `OUT_DIR`, with every problem at its place in the Markdown.\n\n\

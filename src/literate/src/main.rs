@@ -10,6 +10,7 @@ usage: literate check [CARGO CHECK ARGUMENTS...]
        literate lsp [--stdio]
        literate init [--literate PATH]
        literate mdbook [supports RENDERER]
+       literate --version
 
   check    runs `cargo check --message-format=json` (with --workspace --all-targets
            --all-features unless other arguments are given, so that code behind a
@@ -60,6 +61,11 @@ fn main() -> ExitCode {
             literate::cargo_check::run(if rest.is_empty() { &defaults } else { rest })
         }
         Some(command @ ("test" | "run" | "bench" | "build")) => {
+            let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+            if let Err(why) = literate::Project::locate(&here) {
+                eprintln!("literate {command}: {why}");
+                return ExitCode::FAILURE;
+            }
             literate::cargo_run::run(command, &args[1..])
         }
         Some("fmt") => fmt(&args[1..]),
@@ -78,6 +84,10 @@ fn main() -> ExitCode {
         Some("mdbook") => literate::preprocessor::run("literate mdbook", &args[1..]),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some("-V" | "--version") => {
+            println!("literate {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
         Some(other) => usage_error(

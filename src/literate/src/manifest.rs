@@ -85,7 +85,7 @@ impl TomlFile {
 impl TomlFile {
     /// The strings of the array at a path of keys; none when it is missing or not an array, and
     /// only the strings of one that holds other values too.
-    fn strings(&self, keys: &[&str]) -> Vec<String> {
+    pub(crate) fn strings(&self, keys: &[&str]) -> Vec<String> {
         let array = self.item(keys).and_then(Item::as_array);
         let strings = array
             .into_iter()

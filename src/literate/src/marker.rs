@@ -18,8 +18,32 @@ pub fn marker(line: &str) -> Option<Result<Marker, String>> {
     if comment.starts_with(['/', '!']) {
         return None;
     }
-    let body = comment.trim_start().strip_prefix("<<")?;
-    Some(parse_marker_body(body))
+    let comment = comment.trim_start();
+    match comment.strip_prefix("<<") {
+        Some(body) => Some(parse_marker_body(body)),
+        None => near_miss(comment).map(Err),
+    }
+}
+
+/// A comment that reads as a chunk marker with one `<` where two belong (`// <name>>+=`): left as
+/// a comment, it would drop the chunk it should define or the text it should stand for, silently.
+fn near_miss(comment: &str) -> Option<String> {
+    let body = comment.strip_prefix('<')?.trim_end();
+    let (name, ending) = [">>+=", ">>=", ">>", ">+=", ">="]
+        .iter()
+        .find_map(|ending| Some((body.strip_suffix(ending)?, *ending)))?;
+    let name = name.trim_end_matches('>').trim();
+    if name.is_empty() || name.contains(['<', '>']) {
+        return None;
+    }
+    let meant = match ending.trim_start_matches('>') {
+        "" => ">>",
+        "=" => ">>=",
+        _ => ">>+=",
+    };
+    Some(format!(
+        "this comment reads as a chunk marker with one `<`: write `// <<{name}{meant}`"
+    ))
 }
 
 fn parse_marker_body(body: &str) -> Result<Marker, String> {
@@ -60,6 +84,30 @@ mod tests {
             ok("    // <<neighbors>>"),
             Marker::Reference("neighbors".into())
         );
+    }
+
+    #[test]
+    fn a_marker_with_one_opening_bracket_is_an_error_not_a_comment() {
+        for (line, meant) in [
+            ("// <the stack>>+=", "// <<the stack>>+="),
+            ("// <the stack>>=", "// <<the stack>>="),
+            ("    // <the stack>>", "// <<the stack>>"),
+            ("// <the stack>=", "// <<the stack>>="),
+        ] {
+            let message = marker(line).expect("a marker").expect_err("malformed");
+            assert!(
+                message.ends_with(&format!("write `{meant}`")),
+                "{line}: {message}"
+            );
+        }
+        for comment in [
+            "// <T> is any type",
+            "// a << b >>= c",
+            "// <-- here",
+            "// <>>=",
+        ] {
+            assert_eq!(marker(comment), None, "{comment}");
+        }
     }
 
     #[test]

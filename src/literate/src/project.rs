@@ -37,6 +37,83 @@ pub struct Project {
     pub theme: String,
 }
 
+/// The workspace `start` is in (its root: the nearest directory at or above it whose manifest has
+/// `[workspace] members`) and its members with a book.
+#[cfg(feature = "tools")]
+fn workspace_books(start: &Path) -> Option<(PathBuf, Vec<Project>)> {
+    let (root, manifest) = start.ancestors().find_map(|dir| {
+        let manifest = TomlFile::read(dir, "Cargo.toml").ok()??;
+        let members = manifest.strings(&["workspace", "members"]);
+        (!members.is_empty()).then(|| (dir.to_path_buf(), manifest))
+    })?;
+    let excluded: Vec<PathBuf> = (manifest.strings(&["workspace", "exclude"]).iter())
+        .map(|path| root.join(path))
+        .collect();
+    let mut members: Vec<PathBuf> = (manifest.strings(&["workspace", "members"]).iter())
+        .flat_map(|pattern| directories_matching(&root, pattern))
+        .filter(|member| *member != root && !excluded.contains(member))
+        .collect();
+    members.sort();
+    members.dedup();
+    let books = members
+        .iter()
+        .filter(|member| member.join("Cargo.toml").is_file())
+        .filter_map(|member| Project::open(member).ok())
+        .filter(|project| project.src_dir().join("SUMMARY.md").is_file())
+        .collect();
+    Some((root, books))
+}
+
+/// The directories under `root` a workspace's member pattern names (`stack`, `crates/*`), with `*`
+/// and `?` standing for any letters of one name, as cargo reads them.
+#[cfg(feature = "tools")]
+fn directories_matching(root: &Path, pattern: &str) -> Vec<PathBuf> {
+    let mut found = vec![root.to_path_buf()];
+    for name in pattern
+        .split('/')
+        .filter(|name| !name.is_empty() && *name != ".")
+    {
+        found = found
+            .into_iter()
+            .flat_map(|dir| -> Vec<PathBuf> {
+                if !name.contains(['*', '?']) {
+                    return vec![dir.join(name)];
+                }
+                let entries = std::fs::read_dir(&dir).into_iter().flatten().flatten();
+                entries
+                    .filter(|entry| wildcard(name, &entry.file_name().to_string_lossy()))
+                    .map(|entry| entry.path())
+                    .collect()
+            })
+            .collect();
+    }
+    found.into_iter().filter(|dir| dir.is_dir()).collect()
+}
+
+/// Whether `name` matches `pattern`, where `*` stands for any letters and `?` for one.
+#[cfg(feature = "tools")]
+fn wildcard(pattern: &str, name: &str) -> bool {
+    let (pattern, name): (Vec<char>, Vec<char>) =
+        (pattern.chars().collect(), name.chars().collect());
+    fn matches(p: &[char], n: &[char]) -> bool {
+        match (p.first(), n.first()) {
+            (None, _) => n.is_empty(),
+            (Some('*'), _) => matches(&p[1..], n) || (!n.is_empty() && matches(p, &n[1..])),
+            (Some('?'), Some(_)) => matches(&p[1..], &n[1..]),
+            (Some(a), Some(b)) => a == b && matches(&p[1..], &n[1..]),
+            (Some(_), None) => false,
+        }
+    }
+    matches(&pattern, &name)
+}
+
+/// `path` as written from `root` when it is inside it, else in full.
+#[cfg(feature = "tools")]
+fn relative_to(root: &Path, path: &Path) -> String {
+    let relative = path.strip_prefix(root).unwrap_or(path);
+    relative.to_string_lossy().replace('\\', "/")
+}
+
 /// The program that draws a book's figures: a package of its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Figures {
@@ -102,17 +179,36 @@ impl Project {
         Ok(None)
     }
 
-    /// [`Project::find`], with a reason to show when there is no book.
+    /// [`Project::find`], or else the one member with a book of the workspace `start` is in (a
+    /// command run at a workspace's root serves its book), with a reason to show when there is no
+    /// book or more than one.
+    #[cfg(feature = "tools")]
     pub fn locate(start: &Path) -> Result<Project, String> {
-        let found = Project::find(start).map_err(|problem| problem.to_string())?;
-        found.ok_or_else(|| {
-            format!(
+        if let Some(found) = Project::find(start).map_err(|problem| problem.to_string())? {
+            return Ok(found);
+        }
+        let (root, mut members) = workspace_books(start).unwrap_or_default();
+        match members.len() {
+            0 => Err(format!(
                 "no book at or above {}: the literate tools serve a crate whose book (in `book` \
                  beside Cargo.toml, or where `[package.metadata.literate] book` puts it) has a \
                  SUMMARY.md; `literate init` starts one",
                 start.display()
-            )
-        })
+            )),
+            1 => Ok(members.remove(0)),
+            _ => {
+                let named: Vec<String> = (members.iter())
+                    .map(|member| relative_to(&root, &member.crate_dir))
+                    .collect();
+                Err(format!(
+                    "the workspace at {} has {} books ({}): run the command in the member whose \
+                     book it is",
+                    root.display(),
+                    members.len(),
+                    named.join(", ")
+                ))
+            }
+        }
     }
 
     /// The chapters' directory.
@@ -291,5 +387,29 @@ mod tests {
         assert_eq!(found.crate_dir, dir.path());
         let elsewhere = tempfile::tempdir().unwrap();
         assert_eq!(Project::find(elsewhere.path()).unwrap(), None);
+    }
+
+    #[cfg(feature = "tools")]
+    #[test]
+    fn at_a_workspace_s_root_its_one_member_with_a_book_is_served() {
+        let workspace =
+            "[workspace]\nmembers = [\"crates/*\", \"tool\"]\nexclude = [\"crates/old\"]\n";
+        let dir = crate_with(&[
+            ("Cargo.toml", workspace),
+            ("crates/stack/Cargo.toml", MANIFEST),
+            ("crates/stack/book/src/SUMMARY.md", "- [A](a.md)\n"),
+            ("crates/plain/Cargo.toml", MANIFEST),
+            ("crates/old/Cargo.toml", MANIFEST),
+            ("crates/old/book/src/SUMMARY.md", "- [A](a.md)\n"),
+            ("tool/Cargo.toml", MANIFEST),
+        ]);
+        let found = Project::locate(dir.path()).unwrap();
+        assert_eq!(found.crate_dir, dir.path().join("crates/stack"));
+        let summary = dir.path().join("tool/book/src/SUMMARY.md");
+        std::fs::create_dir_all(summary.parent().unwrap()).unwrap();
+        std::fs::write(&summary, "- [A](a.md)\n").unwrap();
+        let two = Project::locate(dir.path()).unwrap_err();
+        assert!(two.contains("has 2 books (crates/stack, tool)"), "{two}");
+        assert!(wildcard("c?a*s", "crates") && !wildcard("c*z", "crates"));
     }
 }

@@ -138,12 +138,192 @@ fn syntax_error(text: &str) -> Option<(usize, usize, String)> {
                 Err(error) => error,
             },
         },
-        // syn reports a lexing error better than the bare lexer does.
-        Err(_) => syn::parse_file(text).err()?,
+        // A bracket left open or closed by the wrong partner is the commonest reason a text does
+        // not lex, and the lexer says only "cannot parse string into token stream" at the bracket
+        // after it: it is named at the bracket left open instead.
+        Err(_) => match unbalanced(text) {
+            Some(error) => return Some(error),
+            // syn reports any other lexing error better than the bare lexer does.
+            None => syn::parse_file(text).err()?,
+        },
     };
     let start = error.span().start();
     // syn counts lines from 1 and columns from 0.
     Some((start.line, start.column + 1, error.to_string()))
+}
+
+/// The first bracket of a text that no partner closes, or a closing bracket with none to close, at
+/// its 1-based line and column, with what is wrong in words; `None` when the brackets pair up.
+/// Brackets in comments, strings and character literals are not counted.
+fn unbalanced(text: &str) -> Option<(usize, usize, String)> {
+    let mut open: Vec<(char, usize, usize)> = Vec::new();
+    let mut chars = Scanned::new(text);
+    while let Some((c, line, col)) = chars.next_code() {
+        match c {
+            '(' | '[' | '{' => open.push((c, line, col)),
+            ')' | ']' | '}' => match open.pop() {
+                Some((opener, ..)) if partner(opener) == c => {}
+                Some((opener, at_line, at_col)) => {
+                    let message = format!(
+                        "this `{opener}` is not closed: a `{c}` comes after it where its `{}` \
+                         belongs",
+                        partner(opener)
+                    );
+                    return Some((at_line, at_col, message));
+                }
+                None => {
+                    return Some((
+                        line,
+                        col,
+                        format!("unexpected `{c}`: no bracket is open here"),
+                    ));
+                }
+            },
+            _ => {}
+        }
+    }
+    let (opener, line, col) = open.pop()?;
+    let message = format!(
+        "this `{opener}` is never closed: add its `{}`",
+        partner(opener)
+    );
+    Some((line, col, message))
+}
+
+/// The closing partner of an opening bracket.
+fn partner(opener: char) -> char {
+    match opener {
+        '(' => ')',
+        '[' => ']',
+        _ => '}',
+    }
+}
+
+/// The characters of Rust code with their 1-based lines and columns, comments and the insides of
+/// string and character literals passed over.
+struct Scanned<'a> {
+    chars: std::iter::Peekable<std::str::Chars<'a>>,
+    line: usize,
+    col: usize,
+}
+
+impl<'a> Scanned<'a> {
+    fn new(text: &'a str) -> Scanned<'a> {
+        Scanned {
+            chars: text.chars().peekable(),
+            line: 1,
+            col: 0,
+        }
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.chars.next()?;
+        if c == '\n' {
+            self.line += 1;
+            self.col = 0;
+        } else {
+            self.col += 1;
+        }
+        Some(c)
+    }
+
+    /// The next character that is code, not in a comment or a literal.
+    fn next_code(&mut self) -> Option<(char, usize, usize)> {
+        loop {
+            let c = self.bump()?;
+            let at = (self.line, self.col);
+            match (c, self.chars.peek()) {
+                ('/', Some('/')) => self.skip_line(),
+                ('/', Some('*')) => self.skip_block_comment(),
+                ('"', _) => self.skip_string(),
+                ('r', Some('#' | '"')) => self.skip_raw_string(),
+                ('\'', _) => self.skip_char_or_lifetime(),
+                _ => return Some((c, at.0, at.1)),
+            }
+        }
+    }
+
+    fn skip_line(&mut self) {
+        while self.chars.peek().is_some_and(|&c| c != '\n') {
+            self.bump();
+        }
+    }
+
+    fn skip_block_comment(&mut self) {
+        self.bump();
+        let mut depth = 1;
+        while depth > 0 {
+            match (self.bump(), self.chars.peek()) {
+                (None, _) => return,
+                (Some('/'), Some('*')) => {
+                    self.bump();
+                    depth += 1;
+                }
+                (Some('*'), Some('/')) => {
+                    self.bump();
+                    depth -= 1;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn skip_string(&mut self) {
+        while let Some(c) = self.bump() {
+            match c {
+                '\\' => {
+                    self.bump();
+                }
+                '"' => return,
+                _ => {}
+            }
+        }
+    }
+
+    fn skip_raw_string(&mut self) {
+        let mut hashes = 0;
+        while self.chars.peek() == Some(&'#') {
+            self.bump();
+            hashes += 1;
+        }
+        if self.chars.peek() != Some(&'"') {
+            return;
+        }
+        self.bump();
+        while let Some(c) = self.bump() {
+            if c == '"' {
+                let mut closing = 0;
+                while closing < hashes && self.chars.peek() == Some(&'#') {
+                    self.bump();
+                    closing += 1;
+                }
+                if closing == hashes {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// After a `'`: a character literal (`'x'`, `'\n'`, `'('`) is passed over; a lifetime (`'a`)
+    /// is a name, nothing to pass over.
+    fn skip_char_or_lifetime(&mut self) {
+        let mut ahead = self.chars.clone();
+        let literal = match ahead.next() {
+            Some('\\') => true,
+            Some(_) => ahead.next() == Some('\''),
+            None => false,
+        };
+        if !literal {
+            return;
+        }
+        if self.bump() == Some('\\') {
+            self.bump();
+            while self.chars.peek().is_some_and(|&c| c != '\'') {
+                self.bump();
+            }
+        }
+        self.bump();
+    }
 }
 
 /// An error at the first bracket nested deeper than [`MAX_NESTING`], found without recursion.

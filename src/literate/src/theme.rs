@@ -21,10 +21,13 @@
 //!   title, its number (`§N`), and, when it is in another chapter, that chapter's file (absent in
 //!   the same chapter). The script makes each reference line a link `a.chunk-ref` with
 //!   `data-number` and `data-where`.
-//! - `data-idents`: an object from each identifier the book defines and the code uses to
-//!   `{"href", "title", "qualified"}`: the link to its definition, a title saying what and where it
-//!   is, and whether it is a method or associated item, which the script links only after `.` or
-//!   `::`. Identifiers inside comments and strings are not linked.
+//! - `data-idents`: an object from each identifier the book defines and the code uses to where
+//!   it leads by how it is written, each way a `{"href", "title"}` (the link to its definition, or
+//!   to the index of identifiers when there are several, and a title saying what and where it is)
+//!   or absent: `free` for the word alone or after a module's path, `owners` (an object by type)
+//!   for `Type::name` (and `Self::name` when one type has it), `method` for a call `.name(` of a
+//!   method no common standard type has. A field (`.name` with no call) is not linked, nor are
+//!   identifiers inside comments and strings.
 //!
 //! The caption holds the chunk's name as a heading of level 6 (`.chunk-heading`, whose anchor the
 //! script marks `.chunk-name`), then `.chunk-caption-rest`: `.chunk-sign` (`≡` for a definition,

@@ -389,16 +389,15 @@ fn read_block(
     })
 }
 
-/// A block fenced with a language's name in other letters (```` ```Rust ````) is an illustration,
-/// never tangled; when its first line is a chunk's header, its writer meant a chunk, and hears why it
-/// is not one.
+/// A block fenced with another word than a chunk's language (```` ```Rust ````, ```` ```rs ````, or
+/// no word at all) is an illustration, never tangled; when its first line is a chunk's header, its
+/// writer meant a chunk, and hears why it is not one instead of losing it silently.
 fn report_a_chunk_in_another_case(
     fence_word: &str,
     block: &CodeBlock,
     source: &SourceText,
     problems: &mut Vec<Diagnostic>,
 ) {
-    let lower = fence_word.to_lowercase();
     let Some(first) = block.lines.first() else {
         return;
     };
@@ -406,14 +405,28 @@ fn report_a_chunk_in_another_case(
         marker(&first.text),
         Some(Ok(Marker::Define(_) | Marker::Append(_)))
     );
-    if lower != fence_word && Language::of_fence(&lower).is_some() && is_header {
-        problems.push(Diagnostic::new(
-            source.place(block.range.start),
-            format!(
-                "a fence of `{fence_word}` makes an illustration, never tangled, yet its first line \
-                 is a chunk's header: write the language in lower case (`{lower}`) to make it a chunk"
-            ),
-        ));
+    let Some(meant) = language_meant(fence_word).filter(|_| is_header) else {
+        return;
+    };
+    let fence = match fence_word {
+        "" => "no language".to_string(),
+        word => format!("`{word}`"),
+    };
+    problems.push(Diagnostic::new(
+        source.place(block.range.start),
+        format!(
+            "a fence of {fence} makes an illustration, never tangled, yet its first line is a \
+             chunk's header: write `{meant}` after the fence to make it a chunk"
+        ),
+    ));
+}
+
+/// The chunk language's fence word a writer meant by another (`rust` for `Rust`, `rs` or none).
+fn language_meant(fence_word: &str) -> Option<&'static str> {
+    match fence_word.to_lowercase().as_str() {
+        "" | "rs" | "rust" => Some("rust"),
+        "js" | "javascript" | "mjs" => Some("js"),
+        _ => None,
     }
 }
 

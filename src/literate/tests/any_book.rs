@@ -343,6 +343,13 @@ fn init_makes_a_new_crate_a_book_that_builds_tests_and_weaves() {
     succeeded(&output);
     assert!(String::from_utf8_lossy(&output.stdout).contains("test tests::it_works ... ok"));
     succeeded(&run(mdbook("book"), dir.path()));
+    let identifiers = fs::read_to_string(dir.path().join("book/book/identifiers.html")).unwrap();
+    assert!(
+        identifiers.contains("<li id=\"ident-add\"><code>add</code>"),
+        "{identifiers}"
+    );
+    let chunks = fs::read_to_string(dir.path().join("book/book/chunks.html")).unwrap();
+    assert!(chunks.contains("file:lib.rs"), "{chunks}");
     succeeded(&run(literate(&["fmt", "--check"]), dir.path()));
 
     let again = run(literate(&["init"]), dir.path());

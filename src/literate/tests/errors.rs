@@ -327,6 +327,35 @@ fn a_syntax_error_is_reported_at_its_markdown_line_and_column() {
 }
 
 #[test]
+fn a_bracket_left_open_is_named_at_its_place() {
+    let a =
+        "# A\n\n```rust\n// <<file:lib.rs>>=\nfn f(v: &mut Vec<char>) {\n    // <<body>>\n}\n```\n";
+    let b = "```rust\n// <<body>>=\n// a ( in a comment, /* ( */ and a string \")\"\nv.push(')'); v.push('\\''); v.push(r#\"(\"#);\nv.push('x';\n```\n";
+    assert_eq!(
+        problems(&[("a.md", a), ("b.md", b)]),
+        [
+            "book/src/b.md:5:7: syntax error in tangled Rust (lib.rs): this `(` is not closed: a \
+             `}` comes after it where its `)` belongs"
+        ]
+    );
+    let c = "```rust\n// <<body>>=\nlet s: &'static str = \"{\";\n}\n```\n";
+    assert_eq!(
+        problems(&[("a.md", a), ("b.md", c)]),
+        [
+            "book/src/a.md:7:1: syntax error in tangled Rust (lib.rs): unexpected `}`: no bracket is open here"
+        ],
+        "the `}}` of b.md closes the function's `{{`, so the function's own is the one too many"
+    );
+    let d = "```rust\n// <<file:lib.rs>>=\nfn f(v: &mut Vec<char>) {\n    v.push('{');\n```\n";
+    assert_eq!(
+        problems(&[("a.md", d)]),
+        [
+            "book/src/a.md:3:25: syntax error in tangled Rust (lib.rs): this `{` is never closed: add its `}`"
+        ]
+    );
+}
+
+#[test]
 fn chapters_that_are_not_utf8_are_reported_where_the_bad_byte_is() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     fs::write(dir.path().join("SUMMARY.md"), "- [A](a.md)\n").unwrap();
@@ -356,23 +385,49 @@ fn an_inner_doc_comment_in_a_root_is_reported() {
 }
 
 #[test]
-fn a_chunk_fenced_with_its_language_in_capitals_is_reported_at_its_fence() {
-    let a =
-        format!("{ROOT}\n```rust\n// <<body>>=\n```\n\n```Rust\n// <<more>>=\nfn f() {{}}\n```\n");
-    let found = problems(&[("a.md", &a)]);
-    let fence = a.lines().position(|l| l == "```Rust").unwrap() + 1;
-    assert_eq!(
-        found,
-        [format!(
-            "book/src/a.md:{fence}:1: a fence of `Rust` makes an illustration, never tangled, yet \
-             its first line is a chunk's header: write the language in lower case (`rust`) to make \
-             it a chunk"
-        )]
-    );
-    let shown = format!("{ROOT}\n```rust\n// <<body>>=\n```\n\n```Rust\nfn shown() {{}}\n```\n");
-    let none = problems(&[("a.md", &shown)]);
+fn a_chunk_fenced_with_another_word_for_its_language_is_reported_at_its_fence() {
+    for (word, said) in [("Rust", "`Rust`"), ("rs", "`rs`"), ("", "no language")] {
+        let a = format!(
+            "{ROOT}\n```rust\n// <<body>>=\n```\n\n```{word}\n// <<more>>=\nfn f() {{}}\n```\n"
+        );
+        let found = problems(&[("a.md", &a)]);
+        let fence = a.lines().position(|l| l == "// <<more>>=").unwrap();
+        assert_eq!(
+            found,
+            [format!(
+                "book/src/a.md:{fence}:1: a fence of {said} makes an illustration, never tangled, \
+                 yet its first line is a chunk's header: write `rust` after the fence to make it a \
+                 chunk"
+            )]
+        );
+    }
+    for word in ["Rust", "text", ""] {
+        let shown =
+            format!("{ROOT}\n```rust\n// <<body>>=\n```\n\n```{word}\nfn shown() {{}}\n```\n");
+        let none = problems(&[("a.md", &shown)]);
+        assert!(
+            none.is_empty(),
+            "an illustration with no header is no problem: {none:?}"
+        );
+    }
+    let syntax = format!("{ROOT}\n```rust\n// <<body>>=\n```\n\n```text\n// <<more>>=\n```\n");
     assert!(
-        none.is_empty(),
-        "an illustration with no header is no problem: {none:?}"
+        problems(&[("a.md", &syntax)]).is_empty(),
+        "a header shown as text is an illustration of the syntax"
+    );
+}
+
+#[test]
+fn a_test_chunk_whose_header_opens_with_one_bracket_is_reported_at_its_line() {
+    let a = format!(
+        "{ROOT}\n```rust\n// <<body>>=\nfn f() {{}}\n```\n\n```rust\n// <body>>+=\n#[test]\nfn t() {{}}\n```\n"
+    );
+    let line = a.lines().position(|l| l == "// <body>>+=").unwrap() + 1;
+    assert_eq!(
+        problems(&[("a.md", &a)]),
+        [format!(
+            "book/src/a.md:{line}:1: malformed header: this comment reads as a chunk marker with \
+             one `<`: write `// <<body>>+=`"
+        )]
     );
 }

@@ -19,7 +19,7 @@ mod support;
 
 use lsp_server::{Message, Notification, Request, Response, ResponseError};
 use serde_json::{Value, json};
-use support::{copy_tree, roman, roman_with_a_failing_test};
+use support::{copy_tree, literate_dir, roman, roman_with_a_failing_test};
 
 /// How long rust-analyzer may take to load the book's crate and check it, on a busy machine.
 const LOADING: Duration = Duration::from_secs(900);
@@ -98,7 +98,7 @@ impl Editor {
             next_id: 1,
             notifications: Vec::new(),
             server_requests: Vec::new(),
-            chapters: Project::open(crate_dir).unwrap().src_dir(),
+            chapters: Project::locate(crate_dir).unwrap().src_dir(),
             capabilities: Value::Null,
             _turn: turn,
         };
@@ -1460,6 +1460,111 @@ fn rust_analyzer_answers_in_the_second_book_and_renames_in_quoted_crlf_chapters(
             message.starts_with("mismatched types") && d["range"]["start"] == wrong
         })
     });
+}
+
+/// The kinds of crate `literate init` makes a book of: a library, a program, and a library that
+/// is a member of a workspace, whose editor opens the workspace's root.
+#[derive(Clone, Copy, Debug)]
+enum Made {
+    Library,
+    Program,
+    WorkspaceMember,
+}
+
+/// A crate of `kind` made as a new user makes one (`cargo new`, its code written, `literate
+/// init`), in a new directory; the directory an editor opens, and the crate's code's opening.
+fn book_made_by_init(kind: Made) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let (crate_dir, flag, root) = match kind {
+        Made::Library => (dir.path().join("stack"), "--lib", "src/lib.rs"),
+        Made::Program => (dir.path().join("stack"), "--bin", "src/main.rs"),
+        Made::WorkspaceMember => (dir.path().join("crates/stack"), "--lib", "src/lib.rs"),
+    };
+    if let Made::WorkspaceMember = kind {
+        let workspace = "[workspace]\nmembers = [\"crates/*\"]\nresolver = \"3\"\n";
+        fs::write(dir.path().join("Cargo.toml"), workspace).unwrap();
+    }
+    fs::create_dir_all(crate_dir.parent().unwrap()).unwrap();
+    let made = Command::new("cargo")
+        .args(["new", "--quiet", "--vcs", "none", flag])
+        .arg(&crate_dir)
+        .status()
+        .unwrap();
+    assert!(made.success(), "cargo new {flag}");
+    let code = "/// A stack of numbers.\npub struct Stack {\n    items: Vec<i32>,\n}\n\nimpl Stack {\n    /// A stack holding `x`.\n    pub fn of(x: i32) -> Stack {\n        let mut stack = Stack { items: Vec::new() };\n        stack.push(x);\n        stack\n    }\n\n    /// Puts a number on top.\n    pub fn push(&mut self, x: i32) {\n        self.items.push(x);\n    }\n}\n";
+    let code = match kind {
+        Made::Program => format!("{code}\nfn main() {{\n    Stack::of(1);\n}}\n"),
+        _ => code.to_string(),
+    };
+    fs::write(crate_dir.join(root), code).unwrap();
+    let init = Command::new(env!("CARGO_BIN_EXE_literate"))
+        .args(["init", "--literate"])
+        .arg(literate_dir())
+        .current_dir(&crate_dir)
+        .output()
+        .unwrap();
+    assert!(
+        init.status.success(),
+        "{}",
+        String::from_utf8_lossy(&init.stderr)
+    );
+    let shell = fs::read_to_string(crate_dir.join(root)).unwrap();
+    assert!(shell.starts_with("// The code is tangled"), "{shell}");
+    let opened = match kind {
+        Made::WorkspaceMember => dir.path().to_path_buf(),
+        _ => crate_dir,
+    };
+    (dir, opened)
+}
+
+#[test]
+#[ignore = "needs rust-analyzer on PATH: bash .ci/run installs it"]
+fn rust_analyzer_helps_in_every_kind_of_book_init_makes() {
+    for kind in [Made::Library, Made::Program, Made::WorkspaceMember] {
+        let (_dir, opened) = book_made_by_init(kind);
+        let mut editor = Editor::start(&opened, &[]);
+        let chapter = "introduction.md";
+        let text = editor.open(chapter);
+        let uri = editor.chapter_uri(chapter);
+        let std_push = position(&text, "items.push", 0, 6);
+        let params = json!({"textDocument": {"uri": uri}, "position": std_push});
+        let deadline = Instant::now() + LOADING;
+        let shown = loop {
+            let hover = editor.try_request("textDocument/hover", params.clone());
+            if let Some(hover) = hover.ok().filter(|hover| !hover.is_null()) {
+                break hover["contents"]["value"].as_str().unwrap().to_string();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{kind:?}: rust-analyzer did not load"
+            );
+            std::thread::sleep(Duration::from_millis(500));
+        };
+        assert!(
+            shown.contains("pub fn push(&mut self, value: T)"),
+            "{kind:?}: {shown}"
+        );
+        let book_s_push = position(&text, "fn push", 0, 3);
+        let used = position(&text, "stack.push", 0, 6);
+        let definition = editor.at("textDocument/definition", chapter, used);
+        let definition = (definition.as_array().and_then(|found| found.first()))
+            .unwrap_or_else(|| panic!("{kind:?}: no definition of the book's push"));
+        assert_eq!(definition["uri"], uri.as_str(), "{kind:?}");
+        assert_eq!(definition["range"]["start"], book_s_push, "{kind:?}");
+        let wrong = text.replacen("stack.push(x)", "stack.push(\"x\")", 1);
+        let at = position(&wrong, "\"x\"", 0, 0);
+        editor.change(chapter, 2, &wrong);
+        editor.notify(
+            "textDocument/didSave",
+            json!({"textDocument": {"uri": uri}}),
+        );
+        editor.diagnostics(chapter, LOADING, |diagnostics| {
+            diagnostics.iter().any(|d| {
+                let message = d["message"].as_str().unwrap_or_default();
+                message.contains("mismatched types") && d["range"]["start"] == at
+            })
+        });
+    }
 }
 
 /// A text with an editor's text edits (all on single lines, in one document) made.

@@ -75,17 +75,24 @@ fn help_is_the_usage_on_standard_output() {
 }
 
 #[test]
-fn check_outside_a_book_says_so_in_one_line() {
-    let (code, stdout, stderr, left) = literate_in_an_empty_directory(&["check"]);
-    assert_eq!(code, Some(1), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.starts_with("literate check: no book at or above"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("`literate init` starts one"), "{stderr}");
-    assert!(!stdout.contains("error(s)"), "{stdout}");
-    assert_eq!(left, 0);
+fn every_command_outside_a_book_says_so_in_one_line() {
+    for command in ["check", "test", "run", "bench", "build", "fmt"] {
+        let (code, stdout, stderr, left) = literate_in_an_empty_directory(&[command]);
+        assert_eq!(code, Some(1), "{command}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{command}: {stderr}");
+        let said = format!("literate {command}: no book at or above");
+        assert!(stderr.starts_with(&said), "{stderr}");
+        assert!(stderr.contains("`literate init` starts one"), "{stderr}");
+        assert!(stdout.is_empty(), "{command}: {stdout}");
+        assert_eq!(left, 0, "{command}");
+    }
+}
+
+#[test]
+fn the_version_is_one_line_on_standard_output() {
+    let (code, stdout, stderr, _) = literate_in_an_empty_directory(&["--version"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout, format!("literate {}\n", env!("CARGO_PKG_VERSION")));
 }
 
 /// Runs `literate lsp ARGS` in an empty directory with `input` as all the editor ever sends; its

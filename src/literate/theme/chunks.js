@@ -65,9 +65,11 @@
         return true;
     }
 
-    // Links the defined identifiers of a text node; `before` is the code's text before the node,
-    // to tell a method after `.` or `::` from a bare word.
-    function linkIdentifiers(node, before, idents) {
+    // Links the defined identifiers of a text node to what each certainly names, by how it is
+    // written (see the weaver's identifiers_data): `Type::name` to the type's own, `.name(` to a
+    // method no standard type has, a word alone or after a module's path to a free item; a field
+    // (`.name` with no call) to nothing. `before` and `after` are the code's text around the node.
+    function linkIdentifiers(node, before, after, idents) {
         const text = node.nodeValue;
         const fragment = document.createDocumentFragment();
         let at = 0;
@@ -76,13 +78,13 @@
             if (!Object.prototype.hasOwnProperty.call(idents, match[0])) {
                 continue;
             }
-            const target = idents[match[0]];
-            const after = text.slice(match.index + match[0].length);
-            if (after.startsWith("::") && /^[a-z]/.test(match[0])) {
+            const following = text.slice(match.index + match[0].length) + after;
+            if (following.startsWith("::") && /^[a-z]/.test(match[0])) {
                 continue; // a module of a path, not an item
             }
             const preceding = (before + text.slice(0, match.index)).trimEnd();
-            if (target.qualified && !preceding.endsWith(".") && !preceding.endsWith("::")) {
+            const target = certainTarget(idents[match[0]], preceding, following.trimStart());
+            if (!target) {
                 continue;
             }
             fragment.append(text.slice(at, match.index));
@@ -94,6 +96,24 @@
             fragment.append(text.slice(at));
             node.replaceWith(fragment);
         }
+    }
+
+    // What a name written between `preceding` and `following` names, of `ways`, if that is certain.
+    function certainTarget(ways, preceding, following) {
+        const owner = preceding.match(/([A-Za-z_][A-Za-z0-9_]*)\s*::$/);
+        if (owner && /^[A-Z]/.test(owner[1])) {
+            const owners = ways.owners || {};
+            if (Object.prototype.hasOwnProperty.call(owners, owner[1])) {
+                return owners[owner[1]];
+            }
+            const all = Object.values(owners);
+            return owner[1] === "Self" && all.length === 1 ? all[0] : null;
+        }
+        if (preceding.endsWith(".")) {
+            const called = following.startsWith("(") || following.startsWith("::<");
+            return called ? ways.method || null : null;
+        }
+        return ways.free || null;
     }
 
     // The caption's heading keeps mdbook's link to itself as the chunk's name, inside a span, so
@@ -141,11 +161,13 @@
         }
         const refs = parse(chunk.dataset.refs);
         const idents = parse(chunk.dataset.idents);
+        const whole = code.textContent;
         let before = "";
         for (const node of textNodes(code)) {
             const text = node.nodeValue;
+            const after = whole.slice(before.length + text.length);
             if (!linkReference(node, refs) && !inCommentOrString(node)) {
-                linkIdentifiers(node, before, idents);
+                linkIdentifiers(node, before, after, idents);
             }
             before += text;
         }

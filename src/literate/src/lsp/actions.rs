@@ -79,6 +79,7 @@ mod tests {
         let positions = positions_of(CHAPTER);
         let mirror = Mirror {
             dir: PathBuf::from("/m"),
+            unfollowed: Vec::new(),
         };
         let rewriter = rewriter(&positions, &mirror);
         let result = json!([action(2, "// f\n"), action(0, "use x;\n"), {"title": "run", "command": "rust-analyzer.runSingle"}]);
@@ -106,6 +107,7 @@ mod tests {
         let positions = positions_of(chapter);
         let mirror = Mirror {
             dir: PathBuf::from("/m"),
+            unfollowed: Vec::new(),
         };
         let rewriter = rewriter(&positions, &mirror);
         let actions = code_actions(&rewriter, &json!([action(2, "fn g() {}\n")]));

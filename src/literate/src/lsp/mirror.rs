@@ -24,6 +24,9 @@ const COPIED_LOCK: &str = "Cargo.lock.copied";
 #[derive(Debug)]
 pub struct Mirror {
     pub dir: PathBuf,
+    /// Where a shell includes a tangled file in a way the mirror does not follow, so that
+    /// rust-analyzer sees none of that file's code (see [`includes_not_followed`]).
+    pub unfollowed: Vec<String>,
 }
 
 impl Mirror {
@@ -34,10 +37,11 @@ impl Mirror {
         files: &[TangledFile],
         scripts: &[TangledFile],
     ) -> anyhow::Result<Mirror> {
+        let shells = Shells::read(crate_dir)?;
         let mirror = Mirror {
             dir: crate_dir.join(MIRROR_DIR),
+            unfollowed: shells.unfollowed.clone(),
         };
-        let shells = Shells::read(crate_dir)?;
         let manifest = Manifest::read(crate_dir)?;
         let manifest = mirror_manifest(&manifest, crate_dir, &shells)?;
         for dir in std::iter::once("tangled").chain(shells.module_dirs.iter().map(String::as_str)) {
@@ -49,7 +53,9 @@ impl Mirror {
                 .with_context(|| format!("cannot write the mirror's {name}"))
         };
         write("Cargo.toml", &manifest)?;
-        write("lib.rs", &shells.library)?;
+        if let Some(library) = &shells.library {
+            write("lib.rs", library)?;
+        }
         if let Ok(lock) = fs::read_to_string(crate_dir.join("Cargo.lock")) {
             mirror.copy_lock(&lock)?;
         }
@@ -105,13 +111,17 @@ impl Mirror {
 /// The crate's shells, read for the mirror: the library root with its includes turned into modules
 /// of tangled files, and which shell includes which tangled file as a whole.
 struct Shells {
-    library: String,
+    /// None for a crate with no library, only programs.
+    library: Option<String>,
     /// The directories the library's inline modules that hold modules of tangled files would have
     /// (`solve` for `mod solve { mod board { include!(…) } }`): the compiler reads the module's
     /// `#[path = "../tangled/…"]` through them, so they must exist.
     module_dirs: Vec<String>,
     /// (shell path relative to the crate, the tangled file it consists of).
     whole: Vec<(String, String)>,
+    /// The places (`src/lib.rs:12`) of includes of tangled files the mirror cannot follow: one
+    /// inside a function or another item's body, or a second include in a program's shell.
+    unfollowed: Vec<String>,
 }
 
 impl Shells {
@@ -119,11 +129,13 @@ impl Shells {
         let mut library = None;
         let mut module_dirs = Vec::new();
         let mut whole = Vec::new();
+        let mut unfollowed = Vec::new();
         for path in shell_paths(crate_dir) {
             let text = fs::read_to_string(&path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
             let relative = path.strip_prefix(crate_dir).unwrap_or(&path);
             let relative = relative.to_string_lossy().replace('\\', "/");
+            unfollowed.extend(includes_not_followed(&relative, &text));
             if relative == "src/lib.rs" {
                 library = Some(library_root(&text));
                 module_dirs = includes(&SourceText::new("src/lib.rs", text.as_str()))
@@ -135,11 +147,11 @@ impl Shells {
                 whole.push((relative, file));
             }
         }
-        let library = library.context("the crate has no src/lib.rs")?;
         Ok(Shells {
             library,
             module_dirs,
             whole,
+            unfollowed,
         })
     }
 
@@ -147,6 +159,37 @@ impl Shells {
         let shell = shell.strip_prefix("./").unwrap_or(shell);
         let (_, file) = self.whole.iter().find(|(path, _)| path == shell)?;
         Some(file)
+    }
+}
+
+/// The places of a shell's includes of tangled files (`include!` of a path in `OUT_DIR`, anywhere
+/// in its code) that the mirror does not follow: every one the shell's items do not hold (one in
+/// a function's body), and in a shell other than the library's, every one after the first.
+fn includes_not_followed(shell: &str, text: &str) -> Vec<String> {
+    let followed: Vec<usize> = includes(&SourceText::new(shell, text))
+        .into_iter()
+        .map(|include| text[..include.invocation.start].matches('\n').count() + 1)
+        .take(if shell == "src/lib.rs" { usize::MAX } else { 1 })
+        .collect();
+    let Ok(file) = syn::parse_file(text) else {
+        return Vec::new();
+    };
+    let mut all = IncludeLines(Vec::new());
+    syn::visit::visit_file(&mut all, &file);
+    (all.0.into_iter())
+        .filter(|line| !followed.contains(line))
+        .map(|line| format!("{shell}:{line}"))
+        .collect()
+}
+
+/// The lines of every `include!` of a path in `OUT_DIR` that a visit passes.
+struct IncludeLines(Vec<usize>);
+
+impl<'ast> syn::visit::Visit<'ast> for IncludeLines {
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if mac.path.is_ident("include") && mac.tokens.to_string().contains("OUT_DIR") {
+            self.0.push(mac.path.segments[0].ident.span().start().line);
+        }
     }
 }
 
@@ -160,25 +203,34 @@ fn included_files(text: &str) -> Vec<String> {
 
 /// The mirror's library root: `src/lib.rs` with every inline module that holds nothing but an
 /// include of a tangled file (at any depth: `mod solve { pub mod board { include!(…) } }` too) turned
-/// into a module of that file, `#[path = "tangled/FILE.rs"] pub mod board;`, and everything else as
-/// it is. Inside inline modules a `#[path]` is read from the directory the modules would have
-/// (`solve/`), so the path climbs out of it first: `"../tangled/FILE.rs"`. (rust-analyzer does not
-/// follow an absolute one.)
+/// into a module of that file, `#[path = "tangled/FILE.rs"] pub mod board;`, every other include of
+/// a tangled file (`include!(concat!(env!("OUT_DIR"), "/lib.rs"))` at the top, as `init` writes it)
+/// turned into `include!("tangled/FILE.rs")`, and everything else as it is. Inside inline modules a
+/// `#[path]` is read from the directory the modules would have (`solve/`), so the path climbs out
+/// of it first: `"../tangled/FILE.rs"`; an `include!`'s path is read from the file it is in.
+/// (rust-analyzer follows neither an absolute path nor `OUT_DIR`, which a build alone knows.)
 fn library_root(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut from = 0;
     for include in includes(&SourceText::new("src/lib.rs", text)) {
-        let Some((item, head)) = include.module_item else {
-            continue;
+        let (replaced, by) = match include.module_item {
+            Some((item, head)) => {
+                let climb = "../".repeat(include.modules.len().saturating_sub(1));
+                let module = format!(
+                    "#[path = \"{climb}tangled/{}\"] {};",
+                    include.file,
+                    text[head].trim_end()
+                );
+                (item, module)
+            }
+            None => (
+                include.invocation,
+                format!("include!(\"tangled/{}\")", include.file),
+            ),
         };
-        let climb = "../".repeat(include.modules.len().saturating_sub(1));
-        out.push_str(&text[from..item.start]);
-        out.push_str(&format!(
-            "#[path = \"{climb}tangled/{}\"] {};",
-            include.file,
-            text[head].trim_end()
-        ));
-        from = item.end;
+        out.push_str(&text[from..replaced.start]);
+        out.push_str(&by);
+        from = replaced.end;
     }
     out.push_str(&text[from..]);
     out
@@ -213,9 +265,11 @@ fn mirror_manifest(real: &Manifest, crate_dir: &Path, shells: &Shells) -> anyhow
         }
     }
     doc.insert("workspace", Item::Table(Table::new()));
-    let mut lib = Table::new();
-    lib.insert("path", value("lib.rs"));
-    doc.insert("lib", Item::Table(lib));
+    if shells.library.is_some() {
+        let mut lib = Table::new();
+        lib.insert("path", value("lib.rs"));
+        doc.insert("lib", Item::Table(lib));
+    }
     retarget(&mut bins, TargetKind::Program, &targets, shells);
     retarget(&mut benches, TargetKind::Benchmark, &targets, shells);
     retarget(&mut tests, TargetKind::Test, &targets, shells);
@@ -303,6 +357,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mirror = Mirror {
             dir: dir.path().to_path_buf(),
+            unfollowed: Vec::new(),
         };
         let lock = dir.path().join("Cargo.lock");
         mirror.copy_lock("real").unwrap();
@@ -329,14 +384,35 @@ mod tests {
     }
 
     #[test]
+    fn an_include_inside_a_function_is_one_the_mirror_does_not_follow() {
+        let lib = "pub mod a {\n    include!(concat!(env!(\"OUT_DIR\"), \"/a.rs\"));\n}\n// include!(concat!(env!(\"OUT_DIR\"), \"/c.rs\"));\nfn f() {\n    include!(concat!(env!(\"OUT_DIR\"), \"/b.rs\"));\n}\n";
+        assert_eq!(includes_not_followed("src/lib.rs", lib), ["src/lib.rs:6"]);
+        let main = "//! A program.\ninclude!(concat!(env!(\"OUT_DIR\"), \"/main.rs\"));\ninclude!(concat!(env!(\"OUT_DIR\"), \"/more.rs\"));\nconst S: &str = \"include!(env!(\\\"OUT_DIR\\\"))\";\n";
+        assert_eq!(
+            includes_not_followed("src/main.rs", main),
+            ["src/main.rs:3"]
+        );
+    }
+
+    #[test]
+    fn a_library_root_that_includes_its_code_at_the_top_includes_it_from_the_mirror() {
+        let lib = "#![warn(missing_docs)]\n\n// Tangled.\ninclude!(concat!(env!(\"OUT_DIR\"), \"/lib.rs\"));\n\nmod extra {\n    pub fn f() {}\n    include!(concat!(env!(\"OUT_DIR\"), \"/extra.rs\"));\n}\n";
+        assert_eq!(
+            library_root(lib),
+            "#![warn(missing_docs)]\n\n// Tangled.\ninclude!(\"tangled/lib.rs\");\n\nmod extra {\n    pub fn f() {}\n    include!(\"tangled/extra.rs\");\n}\n"
+        );
+    }
+
+    #[test]
     fn the_manifest_keeps_dependencies_and_roots_targets_at_tangled_files() {
         let shells = Shells {
-            library: String::new(),
+            library: Some(String::new()),
             module_dirs: Vec::new(),
             whole: vec![
                 ("src/main.rs".into(), "main.rs".into()),
                 ("tests/end_to_end.rs".into(), "end_to_end.rs".into()),
             ],
+            unfollowed: Vec::new(),
         };
         let real = "[workspace]\nmembers = [\".\"]\n\n[package]\nname = \"game\"\nedition = \"2024\"\nbuild = \"build.rs\"\n\n[[bin]]\nname = \"game\"\npath = \"src/main.rs\"\nrequired-features = [\"window\"]\n\n[[bench]]\nname = \"other\"\npath = \"src/other.rs\"\n\n[[test]]\nname = \"end_to_end\"\nrequired-features = [\"window\"]\n\n[dependencies]\nrand = \"0.10\"\n\n[build-dependencies]\nlit = { path = \"lit\" }\n\n[dev-dependencies]\nlit = { path = \"lit\" }\n";
         let real = Manifest::parse(real).unwrap();
@@ -384,9 +460,10 @@ mod tests {
         fs::create_dir_all(dir.path().join("src")).unwrap();
         fs::write(dir.path().join("src/main.rs"), "").unwrap();
         let shells = Shells {
-            library: String::new(),
+            library: Some(String::new()),
             module_dirs: Vec::new(),
             whole: vec![("src/main.rs".into(), "main.rs".into())],
+            unfollowed: Vec::new(),
         };
         let real = Manifest::parse("[package]\nname = \"game\"\n").unwrap();
         let manifest = mirror_manifest(&real, dir.path(), &shells).unwrap();

@@ -155,6 +155,18 @@ impl RustAnalyzer {
             });
         match started {
             Ok((analyzer, mirror)) => {
+                if !mirror.unfollowed.is_empty() {
+                    editor.show_message(
+                        MessageType::WARNING,
+                        &format!(
+                            "rust-analyzer sees none of the code included at {}: the language \
+                             server follows an `include!` of a tangled file at the top of a shell \
+                             or alone in a `mod {{ … }}`; move it there to have rust-analyzer's \
+                             help with that code",
+                            mirror.unfollowed.join(", ")
+                        ),
+                    );
+                }
                 self.sent = files
                     .iter()
                     .map(|file| (file.name.clone(), (0, file.text.clone())))

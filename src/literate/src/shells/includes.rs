@@ -22,6 +22,8 @@ pub struct Include {
     /// When the include is all a module holds: the bytes of that module's item from its visibility
     /// to its closing brace, and the bytes before its opening brace (`pub mod world`).
     pub module_item: Option<(Range<usize>, Range<usize>)>,
+    /// The bytes of the macro's invocation, `include!(…)` without the `;` after it.
+    pub invocation: Range<usize>,
 }
 
 /// The tangled files a shell includes, in the order they are written, at any depth of inline
@@ -91,6 +93,7 @@ fn include_of(mac: &syn::Macro, shell: &SourceText, modules: &[String]) -> Optio
                         place: shell.place(span.byte_range().start + 2),
                         modules: modules.to_vec(),
                         module_item: None,
+                        invocation: invocation_bytes(mac),
                     });
                 }
                 _ => {}
@@ -98,6 +101,13 @@ fn include_of(mac: &syn::Macro, shell: &SourceText, modules: &[String]) -> Optio
         }
     }
     None
+}
+
+/// The bytes of a macro's invocation, from its path to its closing delimiter.
+fn invocation_bytes(mac: &syn::Macro) -> Range<usize> {
+    let start = mac.path.segments[0].ident.span().byte_range().start;
+    let end = mac.delimiter.span().close().byte_range().end;
+    start..end
 }
 
 /// The bytes of an inline module's item from its visibility (doc comments and attributes stay
@@ -134,6 +144,10 @@ mod tests {
         let (item, head) = found[1].module_item.clone().unwrap();
         assert!(text[item].starts_with("pub(crate) mod board {"));
         assert_eq!(&text[head], "pub(crate) mod board ");
+        assert_eq!(
+            &text[found[0].invocation.clone()],
+            "include!(concat!(env!(\"OUT_DIR\"), \"/world.rs\"))"
+        );
         let (item, _) = found[0].module_item.clone().unwrap();
         assert_eq!(&text[item.clone()][..14], "pub mod world ");
         assert!(text[item].ends_with("}"));

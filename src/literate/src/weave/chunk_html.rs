@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::identifiers::identifiers;
+use crate::identifiers::{Definition, identifiers};
 use crate::weave::Roles;
 use crate::weave::definitions::Identifiers;
 use crate::weave::html::{code_block, escape, markdown_text};
@@ -65,8 +65,14 @@ impl ChunkHtml<'_> {
         Value::Object(data)
     }
 
-    /// Where each identifier that part `i` uses leads: `{name: {href, title, qualified}}`; a name
-    /// with `qualified` is linked only after `.` or `::`.
+    /// Where each identifier that part `i` uses leads, by how it is written, so that `chunks.js`
+    /// links a word only to what it certainly names: `{name: {free, owners, method}}`, each a
+    /// `{href, title}` or absent. `free` is for the word alone or after a module's path (a function,
+    /// a type, a constant, a variant); `owners` for `Type::name`, by the type (and `Self`, for any
+    /// of them); `method` for `.name(`, when the book's methods are the only ones of that name a
+    /// reader may meet. A field (`.name` with no call) is never linked, and neither is a method
+    /// that the standard library's common types have too (`.push(`, `.map(`), whose receiver
+    /// only a type checker knows.
     fn identifiers_data(&self, chapter: usize, i: usize) -> Value {
         let mut data = Map::new();
         let code = self.links.web.parts[i]
@@ -79,16 +85,49 @@ impl ChunkHtml<'_> {
                 if all.is_empty() || data.contains_key(name) || self.identifiers.is_local(i, name) {
                     continue;
                 }
-                let qualified = self.identifiers.names(name, false).is_empty();
-                let entry = json!({
-                    "href": self.identifiers.href(self.links, chapter, name),
-                    "title": self.identifiers.title(self.links, name),
-                    "qualified": qualified,
-                });
-                data.insert(name.to_string(), entry);
+                data.insert(name.to_string(), self.ways_to(chapter, name, &all));
             }
         }
         Value::Object(data)
+    }
+
+    /// The links of one name's definitions `all`, by how the name is written (see
+    /// [`ChunkHtml::identifiers_data`]).
+    fn ways_to(&self, chapter: usize, name: &str, all: &[&(Definition, usize)]) -> Value {
+        let target = |definitions: &[&(Definition, usize)]| {
+            self.identifiers
+                .target(self.links, chapter, name, definitions)
+        };
+        let mut entry = Map::new();
+        let free: Vec<_> = (all.iter().copied())
+            .filter(|(definition, _)| !definition.is_qualified())
+            .collect();
+        if !free.is_empty() {
+            entry.insert("free".into(), target(&free));
+        }
+        let mut owners = Map::new();
+        for (definition, _) in all {
+            let Some(owner) = &definition.owner else {
+                continue;
+            };
+            if owners.contains_key(owner) {
+                continue;
+            }
+            let owned: Vec<_> = (all.iter().copied())
+                .filter(|(d, _)| d.owner.as_ref() == Some(owner))
+                .collect();
+            owners.insert(owner.clone(), target(&owned));
+        }
+        if !owners.is_empty() {
+            entry.insert("owners".into(), Value::Object(owners));
+        }
+        let methods: Vec<_> = (all.iter().copied())
+            .filter(|(definition, _)| definition.kind == "method")
+            .collect();
+        if !methods.is_empty() && !STANDARD_METHODS.contains(&name) {
+            entry.insert("method".into(), target(&methods));
+        }
+        Value::Object(entry)
     }
 
     /// A part's caption: its name as a Markdown heading (so that the book's search finds the chunk
@@ -177,3 +216,133 @@ impl ChunkHtml<'_> {
         )
     }
 }
+
+/// Methods of the standard library's common types (`Vec`, slices, `str`, `String`, `Option`,
+/// `Result`, iterators, maps and sets, numbers, `Clone`, `Default`, `Display`, `From`…): a call
+/// `.name(` of one of these names may be on such a value as well as on the book's own type, and
+/// only a type checker can tell which, so the woven book links it to neither.
+const STANDARD_METHODS: &[&str] = &[
+    "abs",
+    "all",
+    "any",
+    "append",
+    "as_mut",
+    "as_ref",
+    "as_slice",
+    "as_str",
+    "binary_search",
+    "borrow",
+    "borrow_mut",
+    "bytes",
+    "capacity",
+    "chain",
+    "chars",
+    "checked_add",
+    "checked_sub",
+    "chunks",
+    "clamp",
+    "clear",
+    "clone",
+    "cloned",
+    "cmp",
+    "collect",
+    "concat",
+    "contains",
+    "contains_key",
+    "copied",
+    "count",
+    "cycle",
+    "dedup",
+    "default",
+    "drain",
+    "ends_with",
+    "entry",
+    "enumerate",
+    "eq",
+    "expect",
+    "extend",
+    "filter",
+    "filter_map",
+    "find",
+    "find_map",
+    "first",
+    "flat_map",
+    "flatten",
+    "fmt",
+    "fold",
+    "for_each",
+    "from",
+    "get",
+    "get_mut",
+    "hash",
+    "insert",
+    "into",
+    "into_iter",
+    "is_empty",
+    "is_none",
+    "is_some",
+    "is_ok",
+    "is_err",
+    "iter",
+    "iter_mut",
+    "join",
+    "keys",
+    "last",
+    "len",
+    "lines",
+    "map",
+    "map_err",
+    "max",
+    "max_by_key",
+    "min",
+    "min_by_key",
+    "ne",
+    "new",
+    "next",
+    "nth",
+    "ok",
+    "ok_or",
+    "or_insert",
+    "parse",
+    "partial_cmp",
+    "peek",
+    "pop",
+    "position",
+    "pow",
+    "push",
+    "push_str",
+    "rem_euclid",
+    "remove",
+    "repeat",
+    "replace",
+    "retain",
+    "rev",
+    "reverse",
+    "saturating_sub",
+    "skip",
+    "sort",
+    "sort_by",
+    "sort_by_key",
+    "split",
+    "starts_with",
+    "step_by",
+    "sum",
+    "swap",
+    "take",
+    "to_owned",
+    "to_string",
+    "to_vec",
+    "trim",
+    "truncate",
+    "try_from",
+    "try_into",
+    "unwrap",
+    "unwrap_or",
+    "unwrap_or_default",
+    "unwrap_or_else",
+    "values",
+    "windows",
+    "with_capacity",
+    "write",
+    "zip",
+];

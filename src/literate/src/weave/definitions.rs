@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use serde_json::{Value, json};
+
 use crate::identifiers::{Definition, identifiers, names};
 use crate::weave::html::{identifier_anchor, relative_html};
 use crate::weave::links::Links;
@@ -62,11 +64,16 @@ impl Identifiers {
         found
     }
 
-    /// Where a link to a defined name goes: its one definition, or its entry in the index of
-    /// identifiers when there are several.
-    pub(super) fn href(&self, links: &Links, from: usize, name: &str) -> String {
-        let definitions = self.names(name, true);
-        match (definitions.as_slice(), links.identifier_index) {
+    /// Where a link to some of a name's definitions goes, and what hovering it says: the one
+    /// definition, or the name's entry in the index of identifiers when there are several.
+    pub(super) fn target(
+        &self,
+        links: &Links,
+        from: usize,
+        name: &str,
+        definitions: &[&(Definition, usize)],
+    ) -> Value {
+        let href = match (definitions, links.identifier_index) {
             ([(_, part)], _) | ([(_, part), ..], None) => links.href(from, *part),
             (_, Some(index)) => format!(
                 "{}#{}",
@@ -74,13 +81,14 @@ impl Identifiers {
                 identifier_anchor(name)
             ),
             ([], _) => String::new(),
-        }
+        };
+        let title = self.title_of(links, definitions);
+        json!({"href": href, "title": title})
     }
 
-    /// What hovering a defined name says: what it is and where it is defined.
-    pub(super) fn title(&self, links: &Links, name: &str) -> String {
-        let lines: Vec<String> = self
-            .names(name, true)
+    /// What hovering a name written for `definitions` says: what each is and where it is defined.
+    fn title_of(&self, links: &Links, definitions: &[&(Definition, usize)]) -> String {
+        let lines: Vec<String> = definitions
             .iter()
             .map(|(definition, part)| {
                 let part = &links.web.parts[*part];

@@ -294,11 +294,11 @@ mod tests {
         assert!(problems.is_empty(), "{problems:?}");
         assert_contains(
             &woven[1],
-            "&quot;Grid&quot;:{&quot;href&quot;:&quot;a.html#chunk-file-lib-rs-1&quot;,&quot;qualified&quot;:false,&quot;title&quot;:&quot;struct Grid: ⟨file:lib.rs⟩ in a.md&quot;}",
+            "&quot;Grid&quot;:{&quot;free&quot;:{&quot;href&quot;:&quot;a.html#chunk-file-lib-rs-1&quot;,&quot;title&quot;:&quot;struct Grid: ⟨file:lib.rs⟩ in a.md&quot;}}",
         );
         assert_contains(
             &woven[1],
-            "&quot;new&quot;:{&quot;href&quot;:&quot;index.html#ident-new&quot;,&quot;qualified&quot;:false",
+            "&quot;new&quot;:{&quot;free&quot;:{&quot;href&quot;:&quot;#chunk-uses-1&quot;,&quot;title&quot;:&quot;function new: ⟨uses⟩ in b.md&quot;},&quot;owners&quot;:{&quot;Grid&quot;:{&quot;href&quot;:&quot;a.html#chunk-file-lib-rs-1&quot;,&quot;title&quot;:&quot;method Grid::new: ⟨file:lib.rs⟩ in a.md&quot;}}}",
         );
         assert_contains(
             &woven[2],
@@ -330,7 +330,7 @@ mod tests {
         };
         assert_contains(
             uses,
-            "&quot;cat&quot;:{&quot;href&quot;:&quot;a.html#chunk-file-lib-rs-1&quot;",
+            "&quot;cat&quot;:{&quot;free&quot;:{&quot;href&quot;:&quot;a.html#chunk-file-lib-rs-1&quot;",
         );
         assert!(!binds.contains("&quot;cat&quot;"), "{binds}");
     }
