@@ -18,7 +18,7 @@ const BOARD_LETTERS: &str = concat!(
 );
 
 fn main() {
-    literate::build_script::run();
+    litbook::build_script::run();
     let out_dir = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR for a build script");
     write_board_font(&Path::new(&out_dir).join("board-font.ttf"));
 }

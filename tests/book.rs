@@ -9,9 +9,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use literate::{SourceText, Web, chapter_links, fenced_blocks};
+use litbook::{SourceText, Web, chapter_links, fenced_blocks};
 
-#[path = "../src/literate/tests/support/shared_build.rs"]
+#[path = "../src/litbook/tests/support/shared_build.rs"]
 mod shared_build;
 
 fn book_src() -> PathBuf {
@@ -35,7 +35,7 @@ fn build(dest: &Path) {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "mdbook build failed:\n{stderr}");
     assert!(
-        !stderr.contains("mdbook-literate:"),
+        !stderr.contains("mdbook-litbook:"),
         "the weaver reported problems:\n{stderr}"
     );
 }
@@ -50,7 +50,7 @@ fn mdbook_build(crate_dir: &Path, dest: &Path) -> std::process::Output {
 /// The `mdbook build` of the book of the crate in `crate_dir` into `dest`, to be run.
 fn mdbook_command(crate_dir: &Path, dest: &Path) -> Command {
     let mut command = Command::new("mdbook");
-    literate::cargo_command::forget_the_program_cargo_ran(&mut command);
+    litbook::cargo_command::forget_the_program_cargo_ran(&mut command);
     command
         .args(["build", "book", "--dest-dir"])
         .arg(dest)
@@ -219,7 +219,7 @@ fn the_built_book_has_every_chapter_caption_link_and_figure() {
     let index = page_of(&pages, "chunks.md");
     let mut listed = Vec::new();
     for name in web.names() {
-        let escaped = literate::weave::escape(name);
+        let escaped = litbook::weave::escape(name);
         let entry = format!("⟨{escaped}⟩</a> in ");
         let at = index.find(&entry);
         assert!(at.is_some(), "the index lists ⟨{name}⟩");
@@ -463,7 +463,7 @@ fn a_prose_edit_compiles_nothing_and_a_code_edit_draws_the_figures_again() {
 
 #[test]
 fn building_the_book_or_the_library_compiles_no_window() {
-    let book = ["mdbook-literate", "chat-noir-figures", "chat-noir"];
+    let book = ["mdbook-litbook", "chat-noir-figures", "chat-noir"];
     let tree = dependency_tree(&book, &[]);
     assert!(
         tree.contains("chat-noir v"),
@@ -523,7 +523,7 @@ const TEST_ROOTS: [&str; 4] = [
 
 /// The book's web, read as the build reads it (and checked as the build checks it).
 fn web() -> Web {
-    let outcome = literate::tangle_crate(Path::new(env!("CARGO_MANIFEST_DIR")));
+    let outcome = litbook::tangle_crate(Path::new(env!("CARGO_MANIFEST_DIR")));
     assert!(outcome.problems.is_empty(), "{:?}", outcome.problems);
     outcome.web
 }
@@ -677,7 +677,7 @@ fn modules_named_in<'m>(text: &str, modules: &'m [(String, String)]) -> BTreeSet
 
 #[test]
 fn no_module_imports_a_module_that_imports_it() {
-    let files = literate::tangle(&web()).expect("the book tangles");
+    let files = litbook::tangle(&web()).expect("the book tangles");
     let modules = library_modules();
     assert!(modules.len() > 10, "src/lib.rs declares the book's modules");
     let uses: BTreeMap<&str, Vec<&str>> = modules
@@ -988,7 +988,7 @@ const LIBRARY_APPENDICES: [&str; 3] = [
 const BENCHMARK_ROOT: &str = "file:speed.rs";
 
 /// The part of `web` a place in a chapter falls in, if any.
-fn part_at(web: &Web, place: &literate::Place) -> Option<usize> {
+fn part_at(web: &Web, place: &litbook::Place) -> Option<usize> {
     web.parts.iter().position(|part| {
         part.body.first().is_some_and(|first| {
             let last = &part.body[part.body.len() - 1];
@@ -1013,8 +1013,8 @@ struct BookNames {
 
 /// What the book's code names; `program` is the chunks of the program itself.
 fn book_names(web: &Web, program: &HashSet<&str>) -> BookNames {
-    let files = literate::tangle(web).expect("the book tangles");
-    let names = literate::identifiers::names(&files);
+    let files = litbook::tangle(web).expect("the book tangles");
+    let names = litbook::identifiers::names(&files);
     let mut items = BTreeMap::new();
     let mut declared = HashSet::new();
     for definition in names.definitions {
@@ -1075,7 +1075,7 @@ fn parts_one_to_three_use_few_names_before_their_chapter() {
             continue;
         }
         for line in part.body.iter().filter(|line| line.reference.is_none()) {
-            for (name, qualified) in literate::identifiers::identifiers(&line.text) {
+            for (name, qualified) in litbook::identifiers::identifiers(&line.text) {
                 let Some((defined_name, &defined)) = names.items.get_key_value(name) else {
                     continue;
                 };
@@ -1120,7 +1120,7 @@ const LONGEST_FILE: usize = 1000;
 
 #[test]
 fn every_module_of_the_program_is_one_idea_of_a_readable_length() {
-    let files = literate::tangle(&web()).expect("the book tangles");
+    let files = litbook::tangle(&web()).expect("the book tangles");
     let long: Vec<String> = files
         .iter()
         .filter(|file| !TEST_ROOTS.contains(&format!("file:{}", file.name).as_str()))
@@ -1140,7 +1140,7 @@ fn every_module_of_the_program_is_one_idea_of_a_readable_length() {
 
 /// The problems Node.js finds in the syntax of each of a book's scripts, each at its Markdown place
 /// through the script's line map, as the tangler reports Rust's: `PLACE: MESSAGE`.
-fn script_syntax_problems(scripts: &[literate::TangledFile]) -> Vec<String> {
+fn script_syntax_problems(scripts: &[litbook::TangledFile]) -> Vec<String> {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let mut problems = Vec::new();
     for script in scripts {
@@ -1181,7 +1181,7 @@ fn script_syntax_problems(scripts: &[literate::TangledFile]) -> Vec<String> {
 #[test]
 #[ignore = "needs Node.js: bash .ci/run installs it"]
 fn the_books_scripts_are_javascript_that_parses() {
-    let outcome = literate::tangle_crate(Path::new(env!("CARGO_MANIFEST_DIR")));
+    let outcome = litbook::tangle_crate(Path::new(env!("CARGO_MANIFEST_DIR")));
     assert!(outcome.problems.is_empty(), "{:?}", outcome.problems);
     assert!(
         !outcome.scripts.is_empty(),
@@ -1198,7 +1198,7 @@ fn a_script_that_does_not_parse_is_reported_at_its_markdown_line() {
     fs::write(dir.path().join("SUMMARY.md"), "- [Page](page.md)\n").unwrap();
     let chapter = "# Page\n\n```js\n// <<file:page.js>>=\nconst a = 1;\n// <<the broken part>>\n```\n\nIt breaks here:\n\n```js\n// <<the broken part>>=\nconst b = (a;\n```\n";
     fs::write(dir.path().join("page.md"), chapter).unwrap();
-    let outcome = literate::tangle_book(dir.path(), "book/src");
+    let outcome = litbook::tangle_book(dir.path(), "book/src");
     assert!(outcome.problems.is_empty(), "{:?}", outcome.problems);
     let problems = script_syntax_problems(&outcome.scripts);
     assert_eq!(problems.len(), 1, "{problems:?}");
@@ -1216,7 +1216,7 @@ fn script_lint() -> PathBuf {
 
 /// The problems ESLint's recommended rules find in each of a book's scripts, each at its Markdown
 /// place through the script's line map: `PLACE: MESSAGE (RULE)`.
-fn script_lint_problems(scripts: &[literate::TangledFile]) -> Vec<String> {
+fn script_lint_problems(scripts: &[litbook::TangledFile]) -> Vec<String> {
     let lint = script_lint();
     let eslint = lint.join("node_modules/.bin/eslint");
     assert!(
@@ -1256,7 +1256,7 @@ fn script_lint_problems(scripts: &[literate::TangledFile]) -> Vec<String> {
 #[test]
 #[ignore = "needs ESLint: bash .ci/run installs it"]
 fn the_books_scripts_keep_eslint_s_recommended_rules() {
-    let outcome = literate::tangle_crate(Path::new(env!("CARGO_MANIFEST_DIR")));
+    let outcome = litbook::tangle_crate(Path::new(env!("CARGO_MANIFEST_DIR")));
     assert!(outcome.problems.is_empty(), "{:?}", outcome.problems);
     assert!(
         !outcome.scripts.is_empty(),
@@ -1273,7 +1273,7 @@ fn a_script_that_breaks_a_rule_is_reported_at_its_markdown_line() {
     fs::write(dir.path().join("SUMMARY.md"), "- [Page](page.md)\n").unwrap();
     let chapter = "# Page\n\n```js\n// <<file:page.js>>=\n\"use strict\";\n// <<the careless part>>\n```\n\nIt uses a name never made:\n\n```js\n// <<the careless part>>=\ndocument.title = titel;\n```\n";
     fs::write(dir.path().join("page.md"), chapter).unwrap();
-    let outcome = literate::tangle_book(dir.path(), "book/src");
+    let outcome = litbook::tangle_book(dir.path(), "book/src");
     assert!(outcome.problems.is_empty(), "{:?}", outcome.problems);
     let problems = script_lint_problems(&outcome.scripts);
     assert_eq!(problems.len(), 1, "{problems:?}");
@@ -1387,7 +1387,7 @@ fn doc_comments_in_the_code_hold_no_markdown_links() {
 }
 
 /// The widest line of code the book's pages show without scrolling: `max_width` of the book's
-/// `rustfmt.toml`, which `literate fmt` formats the chunks to.
+/// `rustfmt.toml`, which `litbook fmt` formats the chunks to.
 fn page_width() -> usize {
     let config = fs::read_to_string(book_src().join("../rustfmt.toml")).expect("book/rustfmt.toml");
     config

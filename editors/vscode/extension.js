@@ -1,4 +1,4 @@
-// Starts `literate lsp` (cargo run --package literate -- lsp) for the Markdown chapters of the
+// Starts `litbook lsp` (cargo run --package litbook -- lsp) for the Markdown chapters of the
 // Chat Noir checkout open in VS Code, and stops it with the editor.
 const path = require('path');
 const vscode = require('vscode');
@@ -15,11 +15,11 @@ function activate() {
   const manifest = path.join(root, 'Cargo.toml');
   const server = {
     command: 'cargo',
-    args: ['run', '--quiet', '--manifest-path', manifest, '--package', 'literate', '--', 'lsp'],
+    args: ['run', '--quiet', '--manifest-path', manifest, '--package', 'litbook', '--', 'lsp'],
     options: { cwd: root },
   };
   const chapters = new vscode.RelativePattern(folder, 'book/src/**/*.md');
-  client = new LanguageClient('literate', 'literate lsp', server, {
+  client = new LanguageClient('litbook', 'litbook lsp', server, {
     documentSelector: [{ scheme: 'file', language: 'markdown', pattern: chapters }],
   });
   return client.start();

@@ -15,7 +15,7 @@ use headless_chrome::protocol::cdp::{
     Accessibility, Browser as Permissions, Emulation, Input, Page,
 };
 use headless_chrome::{Browser, Element, LaunchOptions, Tab};
-use literate::{SourceText, Web};
+use litbook::{SourceText, Web};
 use serde_json::Value;
 
 /// The themes mdbook offers.
@@ -70,7 +70,7 @@ fn book() -> &'static Path {
         let dest = Path::new(env!("CARGO_TARGET_TMPDIR")).join("book-in-browser");
         let _ = fs::remove_dir_all(&dest);
         let mut mdbook = Command::new("mdbook");
-        literate::cargo_command::forget_the_program_cargo_ran(&mut mdbook);
+        litbook::cargo_command::forget_the_program_cargo_ran(&mut mdbook);
         let output = mdbook
             .args(["build", "book", "--dest-dir"])
             .arg(&dest)
@@ -232,7 +232,7 @@ fn assert_names_its_chapter(tab: &Tab, selector: &str, printed: bool) {
 /// The pages of the book, from SUMMARY.md, as `.html` paths.
 fn pages() -> Vec<String> {
     let summary = fs::read_to_string(crate_dir().join("book/src/SUMMARY.md")).unwrap();
-    literate::chapter_links(&SourceText::new("SUMMARY.md", summary))
+    litbook::chapter_links(&SourceText::new("SUMMARY.md", summary))
         .into_iter()
         .map(|(path, _)| path.replace(".md", ".html"))
         .collect()
@@ -600,7 +600,7 @@ fn part_one() -> Vec<String> {
         .find(|part| part.starts_with("Part I "))
         .expect("SUMMARY.md has a Part I")
         .to_string();
-    literate::chapter_links(&SourceText::new("SUMMARY.md", part))
+    litbook::chapter_links(&SourceText::new("SUMMARY.md", part))
         .into_iter()
         .map(|(path, _)| path.replace(".md", ".html"))
         .collect()
@@ -1592,7 +1592,7 @@ fn assert_names_the_panic_s_place(said: &str) {
                 .unwrap_or_else(|_| panic!("no line and column in {said:?}"))
         })
         .collect();
-    let outcome = literate::tangle_book(&crate_dir().join("book/src"), "book/src");
+    let outcome = litbook::tangle_book(&crate_dir().join("book/src"), "book/src");
     let web = outcome
         .files
         .iter()

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn weave(context: serde_json::Value, book: serde_json::Value) -> Output {
-    let mut weaver = Command::new(env!("CARGO_BIN_EXE_mdbook-literate"))
+    let mut weaver = Command::new(env!("CARGO_BIN_EXE_mdbook-litbook"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
