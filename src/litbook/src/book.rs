@@ -13,6 +13,7 @@ use crate::{Diagnostic, Marker, Place, SourceText, fenced_blocks, marker};
 /// The chapters of a book, in the order `SUMMARY.md` lists them.
 #[derive(Clone, Debug)]
 pub struct Book {
+    /// The chapters, in the order `SUMMARY.md` lists them.
     pub chapters: Vec<SourceText>,
     /// What a build depends on: the book's source directory (so that a chapter added to it counts),
     /// `SUMMARY.md` and every chapter it lists, present or not.

@@ -7,12 +7,16 @@ use std::fmt;
 /// (`book/src/world.md`), and a 1-based line and column (the column counts characters).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Place {
+    /// The file, as the reader knows it (`book/src/world.md`).
     pub file: String,
+    /// The line, counted from 1.
     pub line: usize,
+    /// The column in characters, counted from 1.
     pub col: usize,
 }
 
 impl Place {
+    /// The place at `line` and `col` of `file`.
     pub fn new(file: impl Into<String>, line: usize, col: usize) -> Place {
         Place {
             file: file.into(),
@@ -32,12 +36,16 @@ impl fmt::Display for Place {
 /// (the first definition of a doubly defined chunk, each step of a cycle).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// Where the problem is.
     pub place: Place,
+    /// What is wrong, in one line.
     pub message: String,
+    /// Other places the problem involves (the first definition of a chunk defined twice), each with what it says there.
     pub notes: Vec<(Place, String)>,
 }
 
 impl Diagnostic {
+    /// A problem at `place`.
     pub fn new(place: Place, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             place,
@@ -46,6 +54,7 @@ impl Diagnostic {
         }
     }
 
+    /// The problem with a note at another place.
     pub fn with_note(mut self, place: Place, note: impl Into<String>) -> Diagnostic {
         self.notes.push((place, note.into()));
         self

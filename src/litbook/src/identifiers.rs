@@ -48,7 +48,7 @@ pub struct Names {
 }
 
 /// The items and the local bindings of the tangled files, each file parsed once, on threads with
-/// stack enough for syn ([`on_big_stacks`]). A file that does not parse, or nests too deep to be
+/// stack enough for syn (`on_big_stacks`). A file that does not parse, or nests too deep to be
 /// parsed safely, contributes nothing (the build reports it).
 pub fn names(files: &[TangledFile]) -> Names {
     let mut names = Names::default();

@@ -1,15 +1,62 @@
-//! The literate tooling of the Chat Noir book.
+//! A literate Rust crate keeps its source in a book: Markdown chapters, listed in mdBook's
+//! `SUMMARY.md`, whose prose explains the code in the order a reader needs it, and whose code
+//! blocks are named chunks that the build puts together into the crate's Rust files.
 //!
-//! The book's chapters are Markdown files listed in `SUMMARY.md`. Their plain `rust` code blocks that
-//! begin with a header comment (`// <<name>>=` or `// <<name>>+=`) are named chunks; a line
-//! `// <<name>>` inside a chunk stands for that chunk's text, and roots (`// <<file:NAME.rs>>=`)
-//! become files. `js` blocks are chunks too, in JavaScript, with roots `// <<file:NAME.js>>=`. This
-//! crate reads that web ([`Web`]), tangles it into Rust files with a line map back to the Markdown
-//! ([`tangle`]) and checks the tangled Rust's syntax ([`check_syntax`]): what a literate crate's
-//! build script runs ([`build_script`]). With the `tools` feature (on by default; a build
-//! dependency leaves it off) it also maps the compiler's diagnostics back to Markdown places
-//! (`cargo_check`), weaves chapters for mdbook (`weave`), formats chunks (`fmt`), makes a crate
-//! literate (`init`) and serves an editor (`lsp`).
+//! ````markdown
+//! The stack keeps its numbers in a vector, the top at the end.
+//!
+//! ```rust
+//! // <<file:lib.rs>>=
+//! pub struct Stack {
+//!     items: Vec<i32>,
+//! }
+//! // <<pushing a number>>
+//! ```
+//! ````
+//!
+//! A block whose first line is `// <<name>>=` defines a chunk (`// <<name>>+=` continues it), a
+//! line `// <<name>>` inside a chunk stands for that chunk's text, and a root `// <<file:NAME.rs>>=`
+//! becomes a file. Every problem (a chunk used but never defined, a syntax error in the tangled
+//! Rust) is reported at its line of the Markdown.
+//!
+//! Three lines make a crate literate. In `Cargo.toml`, the tangler as a build dependency, without
+//! the tools a build never runs:
+//!
+//! ```toml
+//! [build-dependencies]
+//! litbook = { version = "0.1", default-features = false }
+//! ```
+//!
+//! In `build.rs`, [`build_script::run`], which tangles the book into `OUT_DIR` and stops the build
+//! with every problem at its place:
+//!
+//! ```no_run
+//! fn main() {
+//!     litbook::build_script::run();
+//! }
+//! ```
+//!
+//! And in `src/lib.rs` (or `src/main.rs`), the shell that compiles the tangled file:
+//!
+//! ```ignore
+//! include!(concat!(env!("OUT_DIR"), "/lib.rs"));
+//! ```
+//!
+//! The `litbook` program (`cargo install litbook`) writes all of these for an existing crate
+//! (`litbook init`, which moves the crate's code into a first chapter), maps the compiler's messages
+//! to the chapters (`litbook check`, `litbook test`), formats the chunks (`litbook fmt`), weaves the
+//! book for mdBook with links between chunks and indexes (`litbook mdbook`, the preprocessor:
+//! [`preprocessor::run`]) and serves an editor with rust-analyzer's help inside the chapters
+//! (`litbook lsp`: [`lsp::run`]). `litbook --help` tells each; the repository's README, the
+//! tools appendix of the Chat Noir book and the conventions of its chunks say more.
+//!
+//! The library's public face is those entry points and what the tangler gives: [`tangle_book`] and
+//! its [`Outcome`], the [`TangledFile`]s with their [`LineMap`]s back to the Markdown, and the
+//! [`Diagnostic`]s at their [`Place`]s. The modules marked hidden are public only because the
+//! `litbook` program, the weaver's shell and the tools' own tests reach into them; they are not an
+//! API and may change in any release.
+
+#![warn(missing_docs)]
 
 mod book;
 pub mod build_script;
@@ -27,20 +74,27 @@ mod web;
 
 // The tools, which a build script never runs: a literate crate's build dependency leaves them off
 // (`default-features = false`), so its first build compiles the tangler and the parsers it stands
-// on, and none of the tools' own dependencies.
+// on, and none of the tools' own dependencies. Those hidden are for the `litbook` program and the
+// tools' tests (see the crate's documentation).
 #[cfg(feature = "tools")]
+#[doc(hidden)]
 pub mod cargo_check;
 #[cfg(feature = "tools")]
+#[doc(hidden)]
 pub mod cargo_command;
 #[cfg(feature = "tools")]
 mod cargo_messages;
 #[cfg(feature = "tools")]
+#[doc(hidden)]
 pub mod cargo_run;
 #[cfg(feature = "tools")]
+#[doc(hidden)]
 pub mod fmt;
 #[cfg(feature = "tools")]
+#[doc(hidden)]
 pub mod identifiers;
 #[cfg(feature = "tools")]
+#[doc(hidden)]
 pub mod init;
 #[cfg(feature = "tools")]
 pub mod lsp;
@@ -49,24 +103,39 @@ pub mod preprocessor;
 #[cfg(feature = "tools")]
 mod splice;
 #[cfg(feature = "tools")]
+#[doc(hidden)]
 pub mod theme;
 #[cfg(feature = "tools")]
+#[doc(hidden)]
 pub mod weave;
 
-pub use book::{Book, Disk, Files, Overlays, chapter_links, load_book, load_book_with};
 pub use diagnostic::{Diagnostic, Place};
 pub use line_map::LineMap;
+pub use tangle::TangledFile;
+pub use web::Web;
+
+#[doc(hidden)]
+pub use book::{Book, Disk, Files, Overlays, chapter_links, load_book, load_book_with};
+#[doc(hidden)]
 pub use markdown::{CodeBlock, CodeLine, fenced_blocks};
+#[doc(hidden)]
 pub use marker::{Marker, marker};
+#[doc(hidden)]
 pub use project::{Figures, PREPROCESSOR, Project};
+#[doc(hidden)]
 pub use shells::{ShellCache, check_shells, check_shells_kept, shell_paths};
+#[doc(hidden)]
 pub use source::SourceText;
 #[cfg(feature = "tools")]
+#[doc(hidden)]
 pub use splice::{NewChapter, WriteError, write_chapters};
+#[doc(hidden)]
 pub use syntax::{MAX_NESTING, check_syntax, check_syntax_of_all};
-pub use tangle::{MAX_BYTES, MAX_LINES, TangledFile, is_announcement, tangle, write_if_changed};
+#[doc(hidden)]
+pub use tangle::{MAX_BYTES, MAX_LINES, is_announcement, tangle, write_if_changed};
+#[doc(hidden)]
 pub use web::{
-    ChapterChunks, ChunkCache, Language, Line, Part, PartKind, Reference, Uses, Web, root_file,
+    ChapterChunks, ChunkCache, Language, Line, Part, PartKind, Reference, Uses, root_file,
 };
 
 use std::path::{Path, PathBuf};
@@ -83,7 +152,9 @@ pub struct Outcome {
     /// The files of the book's other languages (JavaScript, for a web page), written for whoever
     /// serves them: the weaver publishes them with the book.
     pub scripts: Vec<TangledFile>,
+    /// Every problem found, at its place in the Markdown; a sound book has none.
     pub problems: Vec<Diagnostic>,
+    /// Every file the result depends on, for a build script's `rerun-if-changed`.
     pub inputs: Vec<PathBuf>,
 }
 
@@ -94,8 +165,11 @@ pub type Trusted<'a> = &'a dyn Fn(&TangledFile) -> bool;
 /// or without keeping what did not change since the last reading, and which tangled files need no
 /// syntax check (those that passed it before, exactly as they are).
 pub struct Reading<'a> {
+    /// Where the chapters are read from.
     pub files: &'a mut dyn Files,
+    /// What is kept from the last reading, if anything is.
     pub kept: Option<&'a mut Kept>,
+    /// Which tangled files need no syntax check.
     pub checked_before: Trusted<'a>,
 }
 
@@ -103,7 +177,9 @@ pub struct Reading<'a> {
 /// each chapter and the includes of each shell, each read again only when its text changed.
 #[derive(Default)]
 pub struct Kept {
+    /// The chunks of each chapter, by its text.
     pub chunks: ChunkCache,
+    /// The includes of each shell, by its text.
     pub shells: ShellCache,
 }
 

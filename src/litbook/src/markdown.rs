@@ -20,9 +20,12 @@ pub struct CodeBlock {
     pub terminated: bool,
 }
 
+/// One line of a fenced code block.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodeLine {
+    /// The line's text, without its line end or a quote's `> `.
     pub text: String,
+    /// The byte offset of the text in the chapter.
     pub offset: usize,
 }
 

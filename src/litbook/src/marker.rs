@@ -5,8 +5,11 @@
 /// `// <<name>>` alone on a line stands for its text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Marker {
+    /// `// <<name>>=`: the chunk's definition starts here.
     Define(String),
+    /// `// <<name>>+=`: the chunk continues here.
     Append(String),
+    /// `// <<name>>`: the chunk's text goes here.
     Reference(String),
 }
 

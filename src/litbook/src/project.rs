@@ -23,6 +23,7 @@ use crate::{Diagnostic, Place};
 /// A crate with a book, as its configuration describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Project {
+    /// The crate's directory, where its `Cargo.toml` is.
     pub crate_dir: PathBuf,
     /// The book's root, where `book.toml` is or would be, relative to the crate (`book`).
     pub book_root: String,

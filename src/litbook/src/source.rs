@@ -7,12 +7,15 @@ use crate::Place;
 /// so that any byte offset can be turned into a [`Place`].
 #[derive(Clone, Debug)]
 pub struct SourceText {
+    /// The name it is shown by in problems (`book/src/world.md`).
     pub display: String,
+    /// Its text.
     pub text: String,
     line_starts: Vec<usize>,
 }
 
 impl SourceText {
+    /// The text `text`, shown as `display`.
     pub fn new(display: impl Into<String>, text: impl Into<String>) -> SourceText {
         let text = text.into();
         let line_starts = std::iter::once(0)

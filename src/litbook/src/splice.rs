@@ -18,9 +18,13 @@ use crate::{CodeBlock, SourceText, fenced_blocks};
 /// `first - 1`, new lines to insert before line `first`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Edit {
+    /// The chapter, as its display name.
     pub file: String,
+    /// The first line replaced, from 1.
     pub first: usize,
+    /// The last line replaced.
     pub last: usize,
+    /// The new lines, without line ends.
     pub lines: Vec<String>,
 }
 
@@ -182,9 +186,13 @@ fn line_ending(text: &str) -> &'static str {
 
 /// A chapter to write: where it is, the bytes it had when it was read, and its new text.
 pub struct NewChapter {
+    /// The chapter's file.
     pub path: PathBuf,
+    /// Its name as the reader knows it.
     pub display: String,
+    /// Its text when it was read, which it must still have to be written.
     pub read: String,
+    /// Its new text.
     pub text: String,
 }
 
@@ -197,8 +205,11 @@ pub enum WriteError {
     ReadOnly(String),
     /// The file system refused; chapters before `written` were written.
     Io {
+        /// The chapter that could not be written.
         display: String,
+        /// How many chapters were written before it.
         written: usize,
+        /// Why not.
         error: io::Error,
     },
 }

@@ -32,8 +32,11 @@ const BANNER: &str =
 /// One file made from a root chunk, with the Markdown origin of each of its lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TangledFile {
+    /// Its name in `OUT_DIR` (`world.rs`), from its root chunk `file:world.rs`.
     pub name: String,
+    /// Its text.
     pub text: String,
+    /// Where each of its lines came from in the Markdown.
     pub map: LineMap,
 }
 

@@ -11,7 +11,9 @@ use crate::{CodeBlock, Diagnostic, Marker, Place, SourceText, fenced_blocks, mar
 /// Whether a chunk's code block starts it (`=`) or continues it (`+=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PartKind {
+    /// The chunk's definition, `// <<name>>=`.
     Define,
+    /// A continuation, `// <<name>>+=`.
     Append,
 }
 
@@ -19,7 +21,9 @@ pub enum PartKind {
 /// part that runs in a web page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Language {
+    /// Rust, in a `rust` block.
     Rust,
+    /// JavaScript, in a `js` block.
     JavaScript,
 }
 
@@ -62,8 +66,11 @@ impl Language {
 /// One code block of a chunk: the chunk's definition or one of its continuations.
 #[derive(Clone, Debug)]
 pub struct Part {
+    /// The chunk's name.
     pub name: String,
+    /// Whether it defines the chunk or continues it.
     pub kind: PartKind,
+    /// The language of its block.
     pub language: Language,
     /// Index of the chapter in [`Web::chapters`].
     pub chapter: usize,
@@ -78,13 +85,18 @@ pub struct Part {
 /// A line of a chunk's body: code, or a reference to another chunk.
 #[derive(Clone, Debug)]
 pub struct Line {
+    /// The line's text.
     pub text: String,
+    /// Where it is in its chapter.
     pub place: Place,
+    /// The chunk it stands for, if it is a reference.
     pub reference: Option<Reference>,
 }
 
+/// A line that stands for a chunk's text: `// <<name>>`.
 #[derive(Clone, Debug)]
 pub struct Reference {
+    /// The chunk's name.
     pub name: String,
     /// Where the marker (`//`) stands.
     pub place: Place,
@@ -95,7 +107,9 @@ pub struct Reference {
 /// All the chunks of a book, in book order: the order of the chapters, then top to bottom.
 #[derive(Clone, Debug, Default)]
 pub struct Web {
+    /// The chapters, in book order.
     pub chapters: Vec<SourceText>,
+    /// Every chunk part, in book order.
     pub parts: Vec<Part>,
     by_name: HashMap<String, Vec<usize>>,
     names: Vec<String>,
@@ -166,6 +180,7 @@ impl Web {
         self.by_name.get(name).map_or(&[], Vec::as_slice)
     }
 
+    /// Whether a chunk of this name has a definition.
     pub fn is_defined(&self, name: &str) -> bool {
         self.by_name.contains_key(name)
     }
@@ -247,7 +262,9 @@ impl<'w> Uses<'w> {
 /// The chunk parts of one chapter, and the problems of its blocks.
 #[derive(Clone, Debug)]
 pub struct ChapterChunks {
+    /// The chapter's chunk parts, in order.
     pub parts: Vec<Part>,
+    /// The problems of its code blocks.
     pub problems: Vec<Diagnostic>,
 }
 
