@@ -222,8 +222,12 @@ impl Mapper {
         else {
             return file;
         };
-        let here = std::path::absolute(&self.root).unwrap_or_else(|_| self.root.clone());
-        let path = package.join(&file);
+        let real = |path: &Path| {
+            fs::canonicalize(path)
+                .or_else(|_| std::path::absolute(path))
+                .unwrap_or_else(|_| path.to_path_buf())
+        };
+        let (here, path) = (real(&self.root), real(package).join(&file));
         match path.strip_prefix(&here) {
             Ok(relative) => relative.to_string_lossy().replace('\\', "/"),
             Err(_) => path.to_string_lossy().into_owned(),

@@ -22,7 +22,7 @@ pub struct Setup {
 /// Plans making the crate in `crate_dir` literate, with the tangler's source in `litbook`. Refuses,
 /// naming every reason, a directory without a crate, a crate that has a book or a build script
 /// already, or code that cannot be moved into a chunk as it is.
-pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
+pub fn plan(crate_dir: &Path, literate: &Tangler) -> Result<Setup, Vec<String>> {
     if !crate_dir.join("Cargo.toml").is_file() {
         return Err(vec![format!(
             "no Cargo.toml in {}: make a crate first (`cargo new --lib NAME`), then run \
@@ -96,7 +96,7 @@ pub fn plan(crate_dir: &Path, literate: &Path) -> Result<Setup, Vec<String>> {
         return Err(refusals);
     }
     let mut document = manifest.toml().editable();
-    add_build_dependency(&mut document, &relative_to(crate_dir, literate));
+    add_build_dependency(&mut document, crate_dir, literate);
     let files = vec![
         (book_toml, book_config(&name, &project)),
         (summary, SUMMARY.to_string()),
@@ -364,13 +364,44 @@ const IDENTIFIER_INDEX: &str = "# Index of identifiers\n\nEvery function, method
 const BUILD_SCRIPT: &str = "//! Tangles the book into `OUT_DIR`, with every problem at its place in the Markdown.\n\n\
                             fn main() {\n    litbook::build_script::run();\n}\n";
 
+/// Where a new book's build dependency on the tangler comes from.
+#[derive(Clone, Debug)]
+pub enum Tangler {
+    /// The sources at a path (a checkout of litbook's repository), written relative to the crate.
+    Sources(PathBuf),
+    /// crates.io, at a version (`0.1`), for a program installed from there.
+    Registry(String),
+}
+
+impl Tangler {
+    /// Where the tangler of this program comes from: the sources it was built from, unless they
+    /// are a package downloaded from a registry (cargo writes `.cargo_vcs_info.json` into a
+    /// package, and a checkout has none), when the book depends on the registry's at its version.
+    pub fn of_this_program(sources: &Path, version: &str) -> Tangler {
+        if sources.join(".cargo_vcs_info.json").is_file() {
+            let release = version
+                .rsplit_once('.')
+                .map_or(version, |(major_minor, _)| major_minor);
+            Tangler::Registry(release.to_string())
+        } else {
+            Tangler::Sources(sources.to_path_buf())
+        }
+    }
+}
+
 /// The manifest with the tangler as a build dependency, without the tools that a build never runs.
-fn add_build_dependency(document: &mut DocumentMut, literate: &Path) {
+fn add_build_dependency(document: &mut DocumentMut, crate_dir: &Path, literate: &Tangler) {
     let dependencies = document
         .entry("build-dependencies")
         .or_insert_with(|| Item::Table(Table::new()));
     let mut entry = InlineTable::new();
-    entry.insert("path", literate.display().to_string().into());
+    match literate {
+        Tangler::Sources(path) => {
+            let path = relative_to(crate_dir, path);
+            entry.insert("path", path.display().to_string().into())
+        }
+        Tangler::Registry(version) => entry.insert("version", version.as_str().into()),
+    };
     entry.insert("default-features", false.into());
     dependencies["litbook"] = value(entry);
 }
@@ -402,6 +433,22 @@ mod tests {
             split_inner_attributes("//! A crate.\n#![deny(missing_docs)]\n\npub fn f() {}\n");
         assert_eq!(attributes, "//! A crate.\n#![deny(missing_docs)]");
         assert_eq!(body, "pub fn f() {}\n");
+    }
+
+    #[test]
+    fn a_program_installed_from_a_registry_gives_books_the_registry_s_tangler() {
+        let package = tempfile::tempdir().unwrap();
+        let checkout = Tangler::of_this_program(package.path(), "0.1.0");
+        assert!(matches!(checkout, Tangler::Sources(path) if path == package.path()));
+        fs::write(package.path().join(".cargo_vcs_info.json"), "{}").unwrap();
+        let registry = Tangler::of_this_program(package.path(), "0.1.3");
+        assert!(matches!(&registry, Tangler::Registry(version) if version == "0.1"));
+        let mut document = DocumentMut::new();
+        add_build_dependency(&mut document, package.path(), &registry);
+        assert_eq!(
+            document.to_string(),
+            "[build-dependencies]\nlitbook = { version = \"0.1\", default-features = false }\n"
+        );
     }
 
     #[test]

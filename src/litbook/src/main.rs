@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use litbook::init::Tangler;
+
 const USAGE: &str = "\
 usage: litbook check [CARGO CHECK ARGUMENTS...]
        litbook test|run|bench|build [CARGO ARGUMENTS...] [-- PROGRAM ARGUMENTS...]
@@ -118,8 +120,12 @@ fn usage_error(command: &str, what: &str) -> ExitCode {
 
 /// `litbook init [--litbook PATH]`.
 fn init(args: &[String]) -> ExitCode {
+    let sources = env!("CARGO_MANIFEST_DIR");
     let literate = match args {
-        [] => PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+        [] => match Tangler::of_this_program(sources.as_ref(), env!("CARGO_PKG_VERSION")) {
+            Tangler::Sources(path) => path,
+            registry => return init_with(&registry),
+        },
         [flag, path] if flag == "--litbook" => PathBuf::from(path),
         [flag] if flag == "--litbook" => {
             return usage_error("init", "--litbook needs the path of the litbook crate");
@@ -146,6 +152,11 @@ fn init(args: &[String]) -> ExitCode {
         return ExitCode::FAILURE;
     };
     let literate = literate.parent().expect("a manifest is in a directory");
+    init_with(&Tangler::Sources(literate.to_path_buf()))
+}
+
+/// `litbook init` with the tangler from `literate`.
+fn init_with(literate: &Tangler) -> ExitCode {
     let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let setup = match litbook::init::plan(&here, literate) {
         Ok(setup) => setup,
