@@ -6,7 +6,7 @@
 # Usage, from the repository (the registry's crates downloaded once before, so that no round
 # downloads):
 #
-#     bash src/litbook/measure/first_build.sh ROUNDS LITERATE_DIR...
+#     bash src/litbook/measure/first_build.sh ROUNDS LITBOOK_DIR...
 #
 # For instance the tangler before and after a change, the one before checked out beside:
 #

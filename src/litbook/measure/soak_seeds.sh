@@ -25,7 +25,7 @@ for n in $(seq "$seeds"); do
   seed=$(($(date +%s%N) | 1))
   log=target/tmp/soak-$seed.log
   start=$(date +%s)
-  if LITERATE_SOAK_SEED=$seed "$binary" --ignored --exact a_soak_with_rust_analyzer_killed_along_the_way \
+  if LITBOOK_SOAK_SEED=$seed "$binary" --ignored --exact a_soak_with_rust_analyzer_killed_along_the_way \
     >"$log" 2>&1; then
     result=passed
     passed=$((passed + 1))

@@ -197,9 +197,9 @@ fn copy_of_chat_noir(copy: &str) -> tempfile::TempDir {
 
 #[test]
 #[ignore = "long, it builds a copy of Chat Noir: bash .ci/run runs it"]
-fn a_failing_test_of_the_book_is_reported_at_its_line_in_tests_md() {
+fn a_failing_test_of_the_book_is_reported_at_its_line_in_our_tests_md() {
     let copy = copy_of_chat_noir("failing");
-    let chapter = copy.path().join("book/src/tests.md");
+    let chapter = copy.path().join("book/src/our-tests.md");
     let text = fs::read_to_string(&chapter).unwrap();
     let wrong = "assert_eq!(board.iter().filter(|c| c.blocked).count(), 7);";
     let failing = text.replacen(
@@ -207,7 +207,7 @@ fn a_failing_test_of_the_book_is_reported_at_its_line_in_tests_md() {
         wrong,
         1,
     );
-    assert_ne!(failing, text, "tests.md has the assertion");
+    assert_ne!(failing, text, "our-tests.md has the assertion");
     fs::write(&chapter, &failing).unwrap();
     let mut test = Command::new(env!("CARGO_BIN_EXE_litbook"));
     test.args([
@@ -220,7 +220,7 @@ fn a_failing_test_of_the_book_is_reported_at_its_line_in_tests_md() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(101), "{stdout}");
     let line = failing.lines().position(|l| l.contains(wrong)).unwrap() + 1;
-    let place = format!("panicked at book/src/tests.md:{line}:5:  [tangled: OUT_DIR/tests.rs:");
+    let place = format!("panicked at book/src/our-tests.md:{line}:5:  [tangled: OUT_DIR/tests.rs:");
     assert!(stdout.contains(&place), "{stdout}");
     assert!(!stdout.contains("/out/tests.rs"), "{stdout}");
 }

@@ -5,7 +5,7 @@
 //! afterwards is rustfmt's text of the tangled code before (or, for a file `fmt` says it leaves alone,
 //! exactly what it was), and a second `fmt` changes nothing.
 //!
-//! `LITERATE_FMT_BOOKS` sets how many books (1,000 by default, so that the run stays in CI's budget);
+//! `LITBOOK_FMT_BOOKS` sets how many books (1,000 by default, so that the run stays in CI's budget);
 //! the closing note of the change that added this test gives the figures of a 10,000-book run.
 
 use std::collections::BTreeMap;
@@ -395,7 +395,7 @@ fn format_twice(book: &GeneratedBook, tally: &mut Tally) -> Result<(), TestCaseE
 #[test]
 #[ignore = "long, a thousand books: bash .ci/run runs it"]
 fn fmt_keeps_every_byte_of_prose_and_gives_rustfmts_code() {
-    let books = std::env::var("LITERATE_FMT_BOOKS").map_or(1000, |n| n.parse().expect("a number"));
+    let books = std::env::var("LITBOOK_FMT_BOOKS").map_or(1000, |n| n.parse().expect("a number"));
     let mut runner = TestRunner::new(Config {
         cases: books,
         failure_persistence: None,

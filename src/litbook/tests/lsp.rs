@@ -2220,23 +2220,23 @@ const ANALYZER_SOAK_FAILED_WITH: [u64; 5] = [
     1795898690241697207,
 ];
 
-/// The seeds a soak runs, in order: the one `LITERATE_SOAK_SEED` names alone; else every seed that
-/// once failed it, or, given `LITERATE_SOAK_TURN`, the one that number picks (the soak with
+/// The seeds a soak runs, in order: the one `LITBOOK_SOAK_SEED` names alone; else every seed that
+/// once failed it, or, given `LITBOOK_SOAK_TURN`, the one that number picks (the soak with
 /// rust-analyzer takes two minutes a seed, so CI runs one of its seeds a commit, picked by the
 /// commit's hash, and so all of them, by chance, over commits); then, except under `CI=true`, a new one from the
 /// clock, so that each run on a developer's machine explores a little more, while CI, which must
 /// not fail by the draw, runs the same seeds for the same commit every time. A seed that fails is
 /// printed, and belongs in the list once its bug is fixed.
 fn soak_seeds(failed_with: &[u64]) -> Vec<u64> {
-    if let Ok(seed) = std::env::var("LITERATE_SOAK_SEED") {
-        return vec![seed.parse().expect("LITERATE_SOAK_SEED is a number")];
+    if let Ok(seed) = std::env::var("LITBOOK_SOAK_SEED") {
+        return vec![seed.parse().expect("LITBOOK_SOAK_SEED is a number")];
     }
     let mut seeds = failed_with.to_vec();
-    if let Ok(turn) = std::env::var("LITERATE_SOAK_TURN") {
-        let turn: u64 = turn.parse().expect("LITERATE_SOAK_TURN is a number");
+    if let Ok(turn) = std::env::var("LITBOOK_SOAK_TURN") {
+        let turn: u64 = turn.parse().expect("LITBOOK_SOAK_TURN is a number");
         let seed = failed_with[(turn % failed_with.len() as u64) as usize];
         eprintln!(
-            "soak: seed {seed}, the turn of LITERATE_SOAK_TURN={turn} among the {} seeds that once failed it",
+            "soak: seed {seed}, the turn of LITBOOK_SOAK_TURN={turn} among the {} seeds that once failed it",
             failed_with.len()
         );
         seeds = vec![seed];
@@ -2251,7 +2251,7 @@ fn soak_seeds(failed_with: &[u64]) -> Vec<u64> {
 }
 
 /// Says at which edit a soak failed, should it fail: a seed that fails only late is cheap to run
-/// again with as many edits (`LITERATE_SOAK_EDITS`).
+/// again with as many edits (`LITBOOK_SOAK_EDITS`).
 struct AtEdit(usize);
 
 impl Drop for AtEdit {
@@ -2262,12 +2262,12 @@ impl Drop for AtEdit {
     }
 }
 
-/// How many edits a soak makes: `LITERATE_SOAK_EDITS`, or `usual`. The usual sizes keep the soaks
+/// How many edits a soak makes: `LITBOOK_SOAK_EDITS`, or `usual`. The usual sizes keep the soaks
 /// within CI's budget: 2,000 edits without rust-analyzer (the seed that failed it did so at its
 /// 780th), 1,000 with it (as many as when its seeds failed). Longer runs are a developer's to
-/// start, with `LITERATE_SOAK_EDITS=10000`.
+/// start, with `LITBOOK_SOAK_EDITS=10000`.
 fn soak_edits(usual: usize) -> usize {
-    std::env::var("LITERATE_SOAK_EDITS").map_or(usual, |n| n.parse().expect("a number"))
+    std::env::var("LITBOOK_SOAK_EDITS").map_or(usual, |n| n.parse().expect("a number"))
 }
 
 /// Types, asks and checks `edits` times from `seed` on a copy of the crate, killing rust-analyzer
@@ -2284,7 +2284,7 @@ fn soak(seed: u64, edits: usize, analyzer: bool, kills: usize) {
     } else {
         Editor::start(copy.path(), &[("LITBOOK_RUST_ANALYZER", missing)])
     };
-    eprintln!("soak: {edits} edits, seed {seed} (LITERATE_SOAK_SEED={seed} runs it again)");
+    eprintln!("soak: {edits} edits, seed {seed} (LITBOOK_SOAK_SEED={seed} runs it again)");
     let mut soak = Soak {
         editor,
         rng: Rng(seed),

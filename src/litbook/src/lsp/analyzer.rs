@@ -23,7 +23,7 @@ pub const ANALYZER_VARIABLE: &str = "LITBOOK_RUST_ANALYZER";
 /// rust-analyzer to, one a line with the seconds since rust-analyzer started and its direction: what
 /// to read beside rust-analyzer's own log (`RA_LOG`, on the server's standard error) when a check or
 /// an answer goes astray.
-pub const TRACE_VARIABLE: &str = "LITERATE_LSP_TRACE";
+pub const TRACE_VARIABLE: &str = "LITBOOK_LSP_TRACE";
 
 /// How to get one, for the message that says it is missing.
 pub const INSTALL_HINT: &str = "install one (`rustup component add rust-analyzer`, or on Debian `apt-get install rust-web-analyzer rust-web-src`) and put it on PATH, or name it in LITBOOK_RUST_ANALYZER";
@@ -179,7 +179,7 @@ fn name_and_group(stat: &str) -> Option<(&str, u32)> {
     Some((name, group))
 }
 
-/// Where the messages to and from one rust-analyzer are written, when `LITERATE_LSP_TRACE` names a
+/// Where the messages to and from one rust-analyzer are written, when `LITBOOK_LSP_TRACE` names a
 /// file: each line the seconds since it started, `->` (to it) or `<-` (from it), its process id and
 /// the message as JSON.
 #[derive(Clone)]
