@@ -278,31 +278,44 @@ impl Mapper {
         out
     }
 
-    /// The first place in a tangled file that `text` names and its line map knows.
+    /// The first place in a tangled file that `text` names and its line map knows: by the output
+    /// directory's full path, or, as a backtrace writes a file under the directory the command
+    /// runs in, by `./` and its path from there.
     fn next_tangled_place(&mut self, text: &str) -> Option<FoundPlace> {
+        let forms = self.written_forms();
         let mut from = 0;
         loop {
-            let (start, dir) = self
-                .out_dirs
+            let (start, form, dir) = forms
                 .iter()
-                .filter_map(|dir| {
-                    let dir = dir.to_string_lossy().into_owned();
-                    Some((from + text[from..].find(&dir)?, dir))
-                })
-                .min()?;
-            if let Some(found) = self.place_at(text, start, &dir) {
+                .filter_map(|(form, dir)| Some((from + text[from..].find(form)?, form, dir)))
+                .min_by_key(|(start, form, _)| (*start, usize::MAX - form.len()))?;
+            if let Some(found) = self.place_at(text, start, form, dir) {
                 return Some(found);
             }
-            from = start + dir.len();
+            from = start + form.len();
         }
     }
 
-    /// The place `PATH.rs:LINE[:COL]` that starts at `start` in `text`, in the output directory
-    /// `dir`, mapped; `None` if there is none there or its file has no map.
-    fn place_at(&mut self, text: &str, start: usize, dir: &str) -> Option<FoundPlace> {
-        let after_dir = start + dir.len();
+    /// How output may write each output directory, with the directory itself.
+    fn written_forms(&self) -> Vec<(String, PathBuf)> {
+        let here = fs::canonicalize(&self.root).ok();
+        let mut forms = Vec::new();
+        for dir in &self.out_dirs {
+            forms.push((dir.to_string_lossy().into_owned(), dir.clone()));
+            let relative = here.as_ref().and_then(|here| dir.strip_prefix(here).ok());
+            if let Some(relative) = relative {
+                forms.push((format!("./{}", relative.display()), dir.clone()));
+            }
+        }
+        forms
+    }
+
+    /// The place `PATH.rs:LINE[:COL]` that starts at `start` in `text`, where the output directory
+    /// `dir` is written as `form`, mapped; `None` if there is none there or its file has no map.
+    fn place_at(&mut self, text: &str, start: usize, form: &str, dir: &Path) -> Option<FoundPlace> {
+        let after_dir = start + form.len();
         let path_end = after_dir + text[after_dir..].find(".rs:")? + 3;
-        let path = &text[start..path_end];
+        let path = format!("{}{}", dir.display(), &text[after_dir..path_end]);
         if path.contains(char::is_whitespace) {
             return None;
         }
@@ -318,8 +331,8 @@ impl Mapper {
             col = number;
             end = after;
         }
-        let mut place = self.map_for(path)?.place(line?, col.unwrap_or(1))?;
-        place.file = self.named_from_here(Path::new(path), place.file);
+        let mut place = self.map_for(&path)?.place(line?, col.unwrap_or(1))?;
+        place.file = self.named_from_here(Path::new(&path), place.file);
         let mapped = match col {
             Some(_) => place.to_string(),
             None => format!("{}:{}", place.file, place.line),
@@ -479,6 +492,32 @@ fn byte_of_column(line: &str, col: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Place;
+
+    #[test]
+    fn a_tangled_place_is_mapped_whether_written_in_full_or_from_here() {
+        let crate_dir = tempfile::tempdir().unwrap();
+        let out = crate_dir.path().join("target/debug/build/stack-1/out");
+        fs::create_dir_all(&out).unwrap();
+        let mut map = LineMap::default();
+        for line in 1..=3 {
+            map.push(&Place::new("book/src/intro.md", 10 + line, 1), 4);
+        }
+        fs::write(out.join("lib.rs.map"), map.to_text()).unwrap();
+        let mut mapper = Mapper::new(crate_dir.path());
+        let id = format!("path+file://{}#stack@0.1.0", crate_dir.path().display());
+        mapper.add_out_dir(out.clone(), &id);
+        let full = format!("panicked at {}/lib.rs:2:9:", out.display());
+        assert_eq!(
+            mapper.map_places(&full),
+            "panicked at book/src/intro.md:12:5:  [tangled: OUT_DIR/lib.rs:2:9]"
+        );
+        let from_here = "   at ./target/debug/build/stack-1/out/lib.rs:3:5";
+        assert_eq!(
+            mapper.map_places(from_here),
+            "   at book/src/intro.md:13:1  [tangled: OUT_DIR/lib.rs:3:5]"
+        );
+    }
 
     #[test]
     fn a_span_in_rust_s_own_library_keeps_its_label_and_a_short_place() {

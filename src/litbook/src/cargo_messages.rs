@@ -31,11 +31,15 @@ pub enum CargoMessage {
 }
 
 /// The directory of a local package from its cargo package id: `path+file:///DIR#0.1.0`, or the
-/// older form `NAME 0.1.0 (path+file:///DIR)`; `None` for a package from a registry or git.
+/// older form `NAME 0.1.0 (path+file:///DIR)`, the directory written as a URL's path
+/// (`my%20book` for `my book`); `None` for a package from a registry or git.
 pub fn package_dir(package_id: &str) -> Option<PathBuf> {
     let (_, rest) = package_id.split_once("path+file://")?;
     let end = rest.find(['#', ')']).unwrap_or(rest.len());
-    Some(PathBuf::from(&rest[..end]))
+    let path = percent_encoding::percent_decode_str(&rest[..end])
+        .decode_utf8()
+        .ok()?;
+    Some(PathBuf::from(path.as_ref()))
 }
 
 impl CargoMessage {
@@ -107,6 +111,19 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+
+    #[test]
+    fn a_local_package_s_directory_is_read_from_its_id_in_either_form() {
+        let dir = |id| package_dir(id).map(|path| path.display().to_string());
+        let new = "path+file:///work/my%20book#stack@0.1.0";
+        assert_eq!(dir(new).as_deref(), Some("/work/my book"));
+        let old = "stack 0.1.0 (path+file:///work/stack)";
+        assert_eq!(dir(old).as_deref(), Some("/work/stack"));
+        assert_eq!(
+            dir("registry+https://github.com/rust-lang/crates.io-index#rand@0.10.0"),
+            None
+        );
+    }
 
     #[test]
     fn cargo_s_messages_are_read_by_their_reason() {

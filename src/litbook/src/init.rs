@@ -323,7 +323,7 @@ fn book_config(name: &str, project: &Project) -> String {
         "[book]\ntitle = {}\nsrc = {}\n\n\
          # Weaves the chapters: chunk captions, links between chunks and the chunk index. The weaver\n\
          # tangles the book first and fails, with every problem at its place, if anything is wrong.\n\
-         # It is the `litbook` program itself (`cargo install --path PATH/TO/src/litbook`).\n\
+         # It is the `litbook` program itself (`cargo install litbook`, or `--path` to its sources).\n\
          [preprocessor.litbook]\ncommand = \"litbook mdbook\"\n\
          # The crate the book belongs to, from this directory.\ncrate = \"{crate_from_book}\"\n\n\
          # The weaver writes its style sheet and script into theme/, to be copied into the book.\n\

@@ -14,13 +14,34 @@
 //! ```
 //! ````
 //!
-//! A block whose first line is `// <<name>>=` defines a chunk (`// <<name>>+=` continues it), a
-//! line `// <<name>>` inside a chunk stands for that chunk's text, and a root `// <<file:NAME.rs>>=`
-//! becomes a file. Every problem (a chunk used but never defined, a syntax error in the tangled
-//! Rust) is reported at its line of the Markdown.
+//! A block whose first line is `// <<name>>=` defines a chunk (`// <<name>>+=` continues it, in the
+//! same chapter or a later one), a line `// <<name>>` inside a chunk stands for that chunk's text,
+//! indented as the line is, and a root `// <<file:NAME.rs>>=` becomes a file. A chunk's fence is
+//! plain `rust` (`js` for a web page's script); any other block is an illustration. Names are free
+//! text. Every problem of the book (a chunk used but never defined, a syntax error in the tangled
+//! Rust) stops the build at its line of the Markdown; `litbook check` and `litbook test` put the
+//! compiler's errors, panics and backtraces there too, where plain `cargo` names the tangled file.
 //!
-//! Three lines make a crate literate. In `Cargo.toml`, the tangler as a build dependency, without
-//! the tools a build never runs:
+//! # Start a book
+//!
+//! ```sh
+//! cargo install litbook            # the program, with mdBook's preprocessor in it
+//! cargo install mdbook --version 0.5.4 --locked
+//! cargo new --lib my-book && cd my-book
+//! # write some code, then:
+//! litbook init                     # the crate's code moves into the book's first chapter
+//! litbook test                     # cargo test, every place in the chapters
+//! mdbook build book                # the woven book, in book/book
+//! ```
+//!
+//! A new chapter is a Markdown file listed in `book/src/SUMMARY.md`; its chunks join the others by
+//! name. `litbook fmt` formats the chunks as rustfmt would, and `litbook lsp` serves an editor with
+//! rust-analyzer's help inside the chapters ([`lsp::run`]); `litbook --help` tells every command.
+//!
+//! # What makes a crate literate
+//!
+//! `litbook init` writes three lines, which a crate can have by hand as well. In `Cargo.toml`, the
+//! tangler as a build dependency, without the tools a build never runs:
 //!
 //! ```toml
 //! [build-dependencies]
@@ -42,19 +63,14 @@
 //! include!(concat!(env!("OUT_DIR"), "/lib.rs"));
 //! ```
 //!
-//! The `litbook` program (`cargo install litbook`) writes all of these for an existing crate
-//! (`litbook init`, which moves the crate's code into a first chapter), maps the compiler's messages
-//! to the chapters (`litbook check`, `litbook test`), formats the chunks (`litbook fmt`), weaves the
-//! book for mdBook with links between chunks and indexes (`litbook mdbook`, the preprocessor:
-//! [`preprocessor::run`]) and serves an editor with rust-analyzer's help inside the chapters
-//! (`litbook lsp`: [`lsp::run`]). `litbook --help` tells each; the repository's README, the
-//! tools appendix of the Chat Noir book and the conventions of its chunks say more.
+//! `init` also writes the book's `book.toml`, which names the preprocessor (`litbook mdbook`:
+//! [`preprocessor::run`]) that weaves the chapters with links between chunks and indexes.
 //!
 //! The library's public face is those entry points and what the tangler gives: [`tangle_book`] and
 //! its [`Outcome`], the [`TangledFile`]s with their [`LineMap`]s back to the Markdown, and the
-//! [`Diagnostic`]s at their [`Place`]s. The modules marked hidden are public only because the
-//! `litbook` program, the weaver's shell and the tools' own tests reach into them; they are not an
-//! API and may change in any release.
+//! [`Diagnostic`]s at their [`Place`]s. The crate's other modules are public only because the
+//! `litbook` program, the weaver's shell and the tools' own tests reach into them, and so are left
+//! out of this documentation: they are not an API and may change in any release.
 
 #![warn(missing_docs)]
 // The front page shows build.rs as the whole file a user writes, its `main` included.
@@ -232,9 +248,9 @@ fn tangle_chapters(src_dir: &Path, display_dir: &str, reading: &mut Reading) -> 
 
 /// The one way from a crate's book to a checked crate, used by the build script, the book's
 /// preprocessor, `litbook check` and `fmt`, the language server and the book's own tests: the
-/// book's chapters (where the crate's configuration puts them, see [`Project`]) tangled and checked
+/// book's chapters (where the crate's configuration puts them, see `Project`) tangled and checked
 /// as [`tangle_book`] does, and the crate's shells checked to include every tangled file and
-/// nothing else ([`check_shells`]). The inputs are every file the result depends on, the
+/// nothing else (`check_shells`). The inputs are every file the result depends on, the
 /// configuration included.
 pub fn tangle_project(project: &Project, reading: &mut Reading) -> Outcome {
     let crate_dir = &project.crate_dir;

@@ -32,12 +32,14 @@ usage: litbook check [CARGO CHECK ARGUMENTS...]
            on PATH that works, or the one LITBOOK_RUST_ANALYZER names), and
            definitions, hovers and completions of chunk names.
   init     makes the crate in the working directory a literate one: a book
-           (book/book.toml, book/src/SUMMARY.md, book/src/introduction.md)
+           (book/book.toml, book/src/SUMMARY.md, book/src/introduction.md,
+           and the indexes book/src/chunks.md and book/src/identifiers.md)
            whose first chapter holds the crate's code as its root chunk, the
            crate's src/lib.rs (or src/main.rs) as the shell that includes it, a
-           build.rs that tangles the book, and litbook as a build dependency
-           (from PATH, or the sources this program was built from). It writes
-           nothing over a file that is there already.
+           build.rs that tangles the book, litbook as a build dependency (from
+           PATH, the sources this program was built from, or crates.io for a
+           program installed from there), and the woven book in .gitignore. It
+           writes nothing over a file that is there already.
   mdbook   the book's mdbook preprocessor (command = \"litbook mdbook\" under
            [preprocessor.litbook] in book.toml): it tangles the book, stops with
            every problem at its place, and weaves the chapters (captions, links,
