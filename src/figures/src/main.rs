@@ -20,6 +20,7 @@ use chat_noir::image::{
     Color, Image, Mode, TRANSPARENT, add_line, circle, ellipse, image_height, image_width, overlay,
     rectangle, text, underlay_xy,
 };
+use chat_noir::input::{MouseEvent, clack, update_world_posn};
 use chat_noir::play::{Game, counted};
 use chat_noir::search::build_bfs_table;
 use chat_noir::solve::board::{Board, Cat, Position, Verdict, bits};
@@ -88,7 +89,7 @@ fn clip_paths_of_their_own(html: &str, words: &[&str]) -> String {
 
 const USAGE: &str = "known figures: empty-board N, board-coordinates N, neighbours N X Y [X Y]…, \
                      cats-path N X Y, cat-faces, \
-                     distance-map N SEED, world N SEED, game N SEED, keys N SEED, coach N SEED, \
+                     distance-map N SEED, world N SEED, played N SEED, game N SEED, keys N SEED, coach N SEED, \
                      two-distance N SEED, escape-steps N, pen N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      escape-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      fastest-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
@@ -128,6 +129,7 @@ fn figure(words: &[&str]) -> Result<String, String> {
             "Click a cell to block it or free it again, and every distance is counted again.",
         )),
         ("world", &[n, seed]) => world(n, seed),
+        ("played", &[n, seed]) => played(n, seed),
         ("game", &[n, seed]) => Ok(live(
             &game(n, seed)?,
             &["game"],
@@ -412,6 +414,71 @@ fn game(n: i32, seed: i32) -> Result<String, String> {
         "<span class=\"chat-noir-printed-words\">A game as it starts (the deal of seed {seed}), drawn by <code>render_world</code>.</span>"
     );
     first_world(n, seed, &caption)
+}
+
+/// A game of `seed` on an `n` board played to its end against the original's cat, each move the
+/// player's first move that the solver proves keeps the game won: the last world, each cell the
+/// player blocked numbered with its move in white, each cell the cat stepped to with the move it
+/// answered, in black.
+fn played(n: i32, seed: i32) -> Result<String, String> {
+    let n = size(n)?;
+    let mut rng = game_rng(seed as u64);
+    let mut world = make_initial_world(n, &mut rng);
+    let (mut blocks, mut steps) = (Vec::new(), Vec::<(Posn, Vec<u32>)>::new());
+    while world.state == State::Playing {
+        let budget = deal_budget(Cat::Classic);
+        let Verdict::Won { play, .. } = solve(&world, Cat::Classic, budget)? else {
+            return Err(format!(
+                "after {} moves, the game of seed {seed} is not proven won",
+                blocks.len()
+            ));
+        };
+        let (click, cat_before) = ((cell_center_x(play), cell_center_y(play)), world.cat);
+        world = clack(world, click.0, click.1, MouseEvent::ButtonUp, &mut rng);
+        blocks.push(play);
+        let move_number = blocks.len() as u32;
+        if world.cat != cat_before {
+            match steps.iter_mut().find(|(at, _)| *at == world.cat) {
+                Some((_, moves)) => moves.push(move_number),
+                None => steps.push((world.cat, vec![move_number])),
+            }
+        }
+    }
+    let numbers = |moves: &[u32]| {
+        moves
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let player = blocks
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| (p, (i + 1).to_string(), true));
+    let cat = steps
+        .iter()
+        .filter(|(at, _)| *at != world.cat)
+        .map(|(at, moves)| (*at, numbers(moves), false));
+    let last_steps = steps
+        .iter()
+        .find(|(at, _)| *at == world.cat)
+        .map_or(String::new(), |(_, moves)| numbers(moves));
+    let caption = format!(
+        "A game of seed {seed} played to its end, drawn by <code>render_world</code>: each cell \
+         the player blocked is numbered with its move in white, each cell the cat stepped to with \
+         the move it answered, in black; the blocked cells with no number were blocked as the game \
+         began, with the cat in the middle. The cat is shut in after {} moves (each one a move \
+         the solver of Part III proves keeps the game won).",
+        blocks.len()
+    );
+    let svg = to_svg(&render_world(&update_world_posn(world.clone(), None)));
+    let svg = with_labels(&svg, player.chain(cat));
+    let svg = if last_steps.is_empty() {
+        svg
+    } else {
+        with_cat_label(&svg, world.cat, &last_steps)
+    };
+    Ok(html(&svg, &caption))
 }
 
 /// The first world of `seed` on an `n` board, under `caption`.
@@ -1180,13 +1247,14 @@ fn with_labels(svg: &str, labels: impl Iterator<Item = (Posn, String, bool)>) ->
 }
 
 /// `svg` of a board with `label` in a small white box at the foot of the cat's cell `cat`, where the
-/// cat's picture leaves room for it.
+/// cat's picture leaves room for it, the box as wide as the label needs.
 fn with_cat_label(svg: &str, cat: Posn, label: &str) -> String {
     let (x, y) = (cell_center_x(cat), cell_center_y(cat) + 12.0);
+    let width = (label.chars().count() as f64 * 6.0 + 4.0).max(16.0);
     let badge = format!(
-        "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"16\" height=\"12\" rx=\"3\" fill=\"#ffffff\" stroke=\"#000000\" stroke-width=\"0.75\"/>\n\
+        "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{width}\" height=\"12\" rx=\"3\" fill=\"#ffffff\" stroke=\"#000000\" stroke-width=\"0.75\"/>\n\
          <text x=\"{x:.1}\" y=\"{y:.1}\" text-anchor=\"middle\" dominant-baseline=\"central\" font-family=\"sans-serif\" font-size=\"10\" fill=\"#000000\">{}</text>\n",
-        x - 8.0,
+        x - width / 2.0,
         y - 6.0,
         escape(label)
     );
