@@ -1808,7 +1808,7 @@ fn a_board_that_loses_the_focus_rings_no_cursor() {
 
 /// A letter key pressed while the focus is nowhere is the game's when its board is in view: `?`
 /// shows the game's keys and gives the board the focus, with no move made, and mdBook's own help
-/// stays closed; the right arrow moves the game's cursor rather than turning the page; a key the game has no use for goes on to the page, and with the board out of
+/// stays closed; Esc puts the keys away, and `?` shows them again; the right arrow moves the game's cursor rather than turning the page; a key the game has no use for goes on to the page, and with the board out of
 /// view, `?` is mdBook's again. A mouse is offered no size whose cells stand closer than 12 CSS
 /// pixels.
 #[test]
@@ -1834,8 +1834,14 @@ fn the_game_s_letter_keys_reach_its_board_in_view_before_mdbook() {
         Some("none"),
         "mdBook's help opened"
     );
-    assert_ne!(eval(&tab, pixels), unshown, "the keys are not shown");
+    let shown = eval(&tab, pixels);
+    assert_ne!(shown, unshown, "the keys are not shown");
     assert_eq!(page_world(&tab), world, "a key made a move");
+    tab.press_key("Escape").expect("Esc");
+    assert_ne!(eval(&tab, pixels), shown, "Esc left the keys shown");
+    assert_eq!(eval(&tab, focused).as_str(), Some("CANVAS"));
+    tab.press_key("?").expect("the question mark");
+    assert_eq!(eval(&tab, pixels), shown, "? showed the keys otherwise");
     eval(&tab, "document.activeElement.blur()");
     let address = tab.get_url();
     tab.press_key("ArrowRight").expect("the right arrow");
