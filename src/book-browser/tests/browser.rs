@@ -1359,8 +1359,9 @@ fn wait_for_status(tab: &Tab, words: &str) -> Result<String, String> {
     Err(said)
 }
 
-/// A winnable deal asked for in the page is the window's certified deal for its seed; the coach,
-/// turned on with `c`, answers from the page's worker, and its ring followed move after move wins.
+/// A winnable deal asked for in the page is the window's certified deal for its seed, and the page
+/// says so; the coach, turned on with `c`, answers from the page's worker, and its ring followed move
+/// after move wins; the next new game keeps the coach on.
 #[test]
 #[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
 fn the_coach_in_the_page_leads_to_a_win_on_a_certified_deal() {
@@ -1380,6 +1381,13 @@ fn follow_the_coach(browser: &Browser, (width, height): (u32, u32)) {
         select('size', '7'); select('deal', 'winnable'); document.querySelector('.chat-noir-new').click(); })()",
     );
     wait_for_status(&tab, "Chat Noir: move 1,").expect("a new game on a certified deal");
+    let deal_said = "document.querySelector('.chat-noir-code').textContent";
+    let said = eval(&tab, deal_said);
+    assert!(
+        said.as_str()
+            .is_some_and(|s| s.ends_with("is a winnable deal against the original's cat, proven.")),
+        "{said}"
+    );
     eval(
         &tab,
         "document.querySelector('canvas.chat-noir-live').focus()",
@@ -1437,6 +1445,10 @@ fn follow_the_coach(browser: &Browser, (width, height): (u32, u32)) {
                 .expect("a screenshot");
             fs::write(screenshots().join(format!("coach-win-{width}px.png")), png).unwrap();
             assert_eq!(problems(&tab), Vec::<String>::new());
+            eval(&tab, "document.querySelector('.chat-noir-new').click()");
+            wait_for_status(&tab, "Chat Noir: move 1,").expect("a new certified deal");
+            wait_for_status(&tab, "; coach: ").expect("the coach on in the new game");
+            assert_ne!(eval(&tab, deal_said), said, "the new deal is said");
             return;
         }
     }
