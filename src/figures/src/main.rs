@@ -93,6 +93,7 @@ const USAGE: &str = "known figures: empty-board N, board-coordinates N, neighbou
                      two-distance N SEED, escape-steps N, pen N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      escape-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      fastest-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
+                     wall-off N SEED MOVES, \
                      first-moves N SEED BUDGET, proof-tree N SEED BUDGET, solved N SEED CAT (0 classic, 1 perfect), \
                      verdicts N SEED SEED, certified N SEED DIFFICULTY (1 easy, 2 medium, 3 hard), \
                      picture NAME (basic-pictures, placed-pictures, \
@@ -146,6 +147,7 @@ fn figure(words: &[&str]) -> Result<String, String> {
         ("fastest-after-blocks", &[n, ref cells @ ..]) => {
             fastest_after_blocks(&position_world(n, cells)?)
         }
+        ("wall-off", &[n, seed, moves]) => wall_off(n, seed, moves),
         ("first-moves", &[n, seed, budget]) => first_moves(n, seed, budget),
         ("proof-tree", &[n, seed, budget]) => proof_tree(n, seed, budget),
         ("solved", &[n, seed, perfect]) => solved(n, seed, perfect),
@@ -689,6 +691,61 @@ fn fastest_cat_to_move(board: &Board, blocked: u128, cat: u32) -> Option<u32> {
     })
 }
 
+/// The wall-off bound of "How fast a win can be" on the first world of `seed`, with `moves` moves
+/// left to win: the cells the cat reaches within one step fewer painted, and the ways from the
+/// cat's own cell to the edge with no cell in common that the bound finds, each cell numbered with
+/// its way.
+fn wall_off(n: i32, seed: i32, moves: i32) -> Result<String, String> {
+    let board = solver_board(n)?;
+    let moves = u32::try_from(moves)
+        .ok()
+        .filter(|&m| m > 0)
+        .ok_or(format!("the moves left are at least one, not {moves}"))?;
+    let world = make_initial_world(n, &mut game_rng(seed as u64));
+    let Position { blocked, cat } = board.position(&world);
+    let reached = board.reach(blocked, cat, moves - 1);
+    let mut ways = Vec::new();
+    let mut found = 0;
+    for k in 1..=moves + 1 {
+        let Some(cells) = board.separate_ways(blocked, cat, k) else {
+            return Err(format!(
+                "the bound finds {} separate ways from the cat's cell, not {k}",
+                k - 1
+            ));
+        };
+        ways.push(cells & !found);
+        found = cells;
+    }
+    let painted = bits(reached)
+        .map(|c| (board.posn(c), MARKED))
+        .chain(bits(found & !reached).map(|c| (board.posn(c), WAY)));
+    let board = &board;
+    let labels = ways.iter().zip(1..).flat_map(|(&way, number)| {
+        bits(way).map(move |c| (board.posn(c), format!("{number}"), false))
+    });
+    let within = counted(u64::from(moves), "move");
+    let verdict = if board.could_win_within(blocked, cat, moves) {
+        "From some gold cell it finds fewer, so a win may be left.".to_string()
+    } else {
+        format!(
+            "It finds as many from every other gold cell off the edge, so no win is left \
+             within {within} (<code>could_win_within</code> says no)."
+        )
+    };
+    let caption = format!(
+        "The first board of seed {seed} ({n}×{n}), the player to move: is a win within {within} \
+         left? Gold: the cells the cat reaches within {} (<code>reach</code>); the last move of \
+         such a win leaves the cat on one of them, walled off from the edge. Numbered 1 to {}, \
+         pink beyond the gold: ways from the cat's own cell to the edge with no cell in common, \
+         as <code>separate_ways</code> finds them one at a time; {moves} blocks more close at \
+         most {moves} of them. {verdict}",
+        counted(u64::from(moves - 1), "step"),
+        moves + 1,
+    );
+    let svg = with_labels(&to_svg(&painted_world(&world, painted)), labels);
+    Ok(html(&svg, &caption))
+}
+
 /// The first world of `seed`, each first move labelled with what the solver proves of the game
 /// after it against the classic cat, every step of the cat solved with `budget` positions.
 fn first_moves(n: i32, seed: i32, budget: i32) -> Result<String, String> {
@@ -734,6 +791,8 @@ fn first_moves(n: i32, seed: i32, budget: i32) -> Result<String, String> {
 const MARKED: Color = Color::rgb(255, 215, 0);
 /// The colour of a pen's gates.
 const GATE: Color = Color::rgb(255, 160, 160);
+/// The colour of the cells of the ways the wall-off bound finds, beyond the cells it asks about.
+const WAY: Color = Color::rgb(255, 182, 193);
 
 /// The solver's board for a world of size `n`, or why it has none.
 /// How many of a node's children the tree figure shows; the rest are one box, with the numbers
