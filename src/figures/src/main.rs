@@ -420,13 +420,12 @@ fn game(n: i32, seed: i32) -> Result<String, String> {
 
 /// A game of `seed` on an `n` board played to its end against the original's cat, each move the
 /// player's first move that the solver proves keeps the game won: the last world, each cell the
-/// player blocked numbered with its move in white, each cell the cat stepped to with the move it
-/// answered, in black.
+/// player blocked numbered with its move, and the cat's way from the middle drawn as a line.
 fn played(n: i32, seed: i32) -> Result<String, String> {
     let n = size(n)?;
     let mut rng = game_rng(seed as u64);
     let mut world = make_initial_world(n, &mut rng);
-    let (mut blocks, mut steps) = (Vec::new(), Vec::<(Posn, Vec<u32>)>::new());
+    let (mut blocks, mut way) = (Vec::new(), vec![world.cat]);
     while world.state == State::Playing {
         let budget = deal_budget(Cat::Classic);
         let Verdict::Won { play, .. } = solve(&world, Cat::Classic, budget)? else {
@@ -435,52 +434,60 @@ fn played(n: i32, seed: i32) -> Result<String, String> {
                 blocks.len()
             ));
         };
-        let (click, cat_before) = ((cell_center_x(play), cell_center_y(play)), world.cat);
+        let click = (cell_center_x(play), cell_center_y(play));
         world = clack(world, click.0, click.1, MouseEvent::ButtonUp, &mut rng);
         blocks.push(play);
-        let move_number = blocks.len() as u32;
-        if world.cat != cat_before {
-            match steps.iter_mut().find(|(at, _)| *at == world.cat) {
-                Some((_, moves)) => moves.push(move_number),
-                None => steps.push((world.cat, vec![move_number])),
-            }
+        if way.last() != Some(&world.cat) {
+            way.push(world.cat);
         }
     }
-    let numbers = |moves: &[u32]| {
-        moves
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    let player = blocks
+    let numbered = blocks
         .iter()
         .enumerate()
         .map(|(i, &p)| (p, (i + 1).to_string(), true));
-    let cat = steps
-        .iter()
-        .filter(|(at, _)| *at != world.cat)
-        .map(|(at, moves)| (*at, numbers(moves), false));
-    let last_steps = steps
-        .iter()
-        .find(|(at, _)| *at == world.cat)
-        .map_or(String::new(), |(_, moves)| numbers(moves));
     let caption = format!(
         "A game of seed {seed} played to its end, drawn by <code>render_world</code>: each cell \
-         the player blocked is numbered with its move in white, each cell the cat stepped to with \
-         the move it answered, in black; the blocked cells with no number were blocked as the game \
-         began, with the cat in the middle. The cat is shut in after {} moves (each one a move \
-         the solver of Part III proves keeps the game won).",
+         the player blocked is numbered with its move; the blocked cells with no number were \
+         blocked as the game began. The orange line is the cat's way from the middle, a step \
+         after each move, until it is shut in after {} moves (each one a move the solver of Part \
+         III proves keeps the game won).",
         blocks.len()
     );
     let svg = to_svg(&render_world(&update_world_posn(world.clone(), None)));
-    let svg = with_labels(&svg, player.chain(cat));
-    let svg = if last_steps.is_empty() {
-        svg
-    } else {
-        with_cat_label(&svg, world.cat, &last_steps)
-    };
+    let svg = with_labels(&with_way(&svg, &way, world.cat), numbered);
     Ok(html(&svg, &caption))
+}
+
+/// `svg` of a board with the cat's `way` drawn over it, from cell centre to cell centre, each step
+/// stopping short of the cell where the cat is, so that the line passes under the cat's picture.
+fn with_way(svg: &str, way: &[Posn], cat: Posn) -> String {
+    let centre = |p: Posn| (cell_center_x(p), cell_center_y(p));
+    let short_of = |(x, y): (f64, f64), (to_x, to_y): (f64, f64)| {
+        let part = CIRCLE_RADIUS / (to_x - x).hypot(to_y - y);
+        (to_x + (x - to_x) * part, to_y + (y - to_y) * part)
+    };
+    let steps: String = way
+        .windows(2)
+        .map(|step| {
+            let (from, to) = (centre(step[0]), centre(step[1]));
+            let start = if step[0] == cat {
+                short_of(to, from)
+            } else {
+                from
+            };
+            let end = if step[1] == cat {
+                short_of(from, to)
+            } else {
+                to
+            };
+            format!(
+                "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#ff8c00\" \
+                 stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
+                start.0, start.1, end.0, end.1
+            )
+        })
+        .collect();
+    svg.replace("</svg>", &format!("{steps}</svg>"))
 }
 
 /// The first world of `seed` on an `n` board, under `caption`.
@@ -868,7 +875,7 @@ fn proof_tree(n: i32, seed: i32, budget: i32) -> Result<String, String> {
          nodes take the smallest proof and the sum of the disproofs of their children; the cat's, \
          the sum of the proofs and the smallest disproof.{rest}"
     );
-    Ok(html(&svg, &caption))
+    Ok(html_at_its_own_size(&svg, &caption))
 }
 
 /// A node's box and edge sizes in the tree figure, in board units.
@@ -1367,5 +1374,15 @@ fn html(svg: &str, caption: &str) -> String {
     format!(
         "<figure class=\"chunk-figure\">\n{}<figcaption>{caption}</figcaption>\n</figure>",
         svg.trim_end()
+    )
+}
+
+/// `html` for a figure whose words must stay readable: on a narrow page it keeps its own size and
+/// scrolls sideways rather than shrinking (the book's style sheet, `at-its-own-size`).
+fn html_at_its_own_size(svg: &str, caption: &str) -> String {
+    html(svg, caption).replacen(
+        "class=\"chunk-figure\"",
+        "class=\"chunk-figure at-its-own-size\"",
+        1,
     )
 }
