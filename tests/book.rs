@@ -189,7 +189,7 @@ fn the_built_book_has_every_chapter_caption_link_and_figure() {
             asked += usize::from(!in_code && line.trim().starts_with("{{#figure"));
             offset += line.len();
         }
-        let drawn = html.matches("<figure class=\"chunk-figure\"").count();
+        let drawn = html.matches("<figure class=\"chunk-figure").count();
         assert_eq!(drawn, asked, "{path}: every figure asked for is drawn");
         assert!(
             !outside_code(html).contains("{{#figure"),
