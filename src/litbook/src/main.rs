@@ -51,8 +51,21 @@ the editor's workspace folder), whose book has a SUMMARY.md. The book is in
 puts it; its chapters are where its book.toml's `[book] src` says.
 ";
 
+/// The commands that pass their arguments on to cargo's command of the same name.
+const CARGO_COMMANDS: [&str; 4] = ["test", "run", "bench", "build"];
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(command) = help_asked_of_a_command(&args) {
+        print!("{USAGE}");
+        if CARGO_COMMANDS.contains(&command) {
+            println!(
+                "\n`cargo {command} --help` tells cargo's own arguments, which `litbook \
+                 {command}` passes on."
+            );
+        }
+        return ExitCode::SUCCESS;
+    }
     match args.first().map(String::as_str) {
         Some("check") => {
             let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
@@ -64,7 +77,7 @@ fn main() -> ExitCode {
             let defaults = ["--workspace", "--all-targets", "--all-features"].map(String::from);
             litbook::cargo_check::run(if rest.is_empty() { &defaults } else { rest })
         }
-        Some(command @ ("test" | "run" | "bench" | "build")) => {
+        Some(command) if CARGO_COMMANDS.contains(&command) => {
             let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
             if let Err(why) = litbook::Project::locate(&here) {
                 eprintln!("litbook {command}: {why}");
@@ -106,6 +119,17 @@ fn main() -> ExitCode {
             "no command given; the commands are check, test, run, bench, build, fmt, lsp, init and mdbook",
         ),
     }
+}
+
+/// The command of `litbook COMMAND ... --help` (or `-h`), the help asked before any `--`, after
+/// which the arguments are the program's.
+fn help_asked_of_a_command(args: &[String]) -> Option<&str> {
+    let (command, rest) = args.split_first()?;
+    let ours = rest.iter().take_while(|arg| *arg != "--");
+    let asked = ours.into_iter().any(|arg| arg == "--help" || arg == "-h");
+    let known = ["check", "fmt", "lsp", "init", "mdbook"].contains(&command.as_str())
+        || CARGO_COMMANDS.contains(&command.as_str());
+    (asked && known).then_some(command.as_str())
 }
 
 /// Bad usage of `litbook COMMAND`: one line saying what was wrong and where the usage is told,

@@ -72,6 +72,30 @@ fn help_is_the_usage_on_standard_output() {
 }
 
 #[test]
+fn help_asked_of_any_command_is_the_usage_even_outside_a_book() {
+    let commands = [
+        "check", "test", "run", "bench", "build", "fmt", "lsp", "init", "mdbook",
+    ];
+    for command in commands {
+        for help in ["--help", "-h"] {
+            let (code, stdout, stderr, left) = literate_in_an_empty_directory(&[command, help]);
+            assert_eq!(code, Some(0), "{command} {help}: {stderr}");
+            assert!(stdout.starts_with("usage: litbook check"), "{stdout}");
+            assert!(stderr.is_empty(), "{command} {help}: {stderr}");
+            assert_eq!(left, 0, "{command} {help} wrote nothing");
+        }
+    }
+    let (_, stdout, _, _) = literate_in_an_empty_directory(&["test", "--help"]);
+    assert!(stdout.contains("`cargo test --help` tells cargo's own arguments"));
+    let (code, _, stderr, _) = literate_in_an_empty_directory(&["test", "--", "--help"]);
+    assert_eq!(code, Some(1), "after --, --help is the program's: {stderr}");
+    assert!(
+        stderr.starts_with("litbook test: no book at or above"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn every_command_outside_a_book_says_so_in_one_line() {
     for command in ["check", "test", "run", "bench", "build", "fmt"] {
         let (code, stdout, stderr, left) = literate_in_an_empty_directory(&[command]);
