@@ -448,9 +448,10 @@ fn played(n: i32, seed: i32) -> Result<String, String> {
     let caption = format!(
         "A game of seed {seed} played to its end, drawn by <code>render_world</code>: each cell \
          the player blocked is numbered with its move; the blocked cells with no number were \
-         blocked as the game began. The orange line is the cat's way from the middle, a step \
-         after each move, until it is shut in after {} moves (each one a move the solver of Part \
-         III proves keeps the game won).",
+         blocked as the game began. The orange line is the cat's way, from the dot in the middle \
+         to the arrow at the cat, a step after each move; where it crosses a numbered cell, the cat \
+         stood there before the player blocked it. The cat is shut in after {} moves, each one a \
+         move the solver of Part III proves keeps the game won.",
         blocks.len()
     );
     let svg = to_svg(&render_world(&update_world_posn(world.clone(), None)));
@@ -458,36 +459,55 @@ fn played(n: i32, seed: i32) -> Result<String, String> {
     Ok(html(&svg, &caption))
 }
 
-/// `svg` of a board with the cat's `way` drawn over it, from cell centre to cell centre, each step
-/// stopping short of the cell where the cat is, so that the line passes under the cat's picture.
+/// `svg` of a board with the cat's `way` drawn over it, from cell centre to cell centre: a dot
+/// where it starts, and each step stopping short of the cell where the cat is, so that the line
+/// passes under the cat's picture, the last with an arrowhead.
 fn with_way(svg: &str, way: &[Posn], cat: Posn) -> String {
+    const ORANGE: &str = "fill=\"#ff8c00\" fill-opacity=\"0.8\"";
     let centre = |p: Posn| (cell_center_x(p), cell_center_y(p));
     let short_of = |(x, y): (f64, f64), (to_x, to_y): (f64, f64)| {
         let part = CIRCLE_RADIUS / (to_x - x).hypot(to_y - y);
         (to_x + (x - to_x) * part, to_y + (y - to_y) * part)
     };
-    let steps: String = way
-        .windows(2)
-        .map(|step| {
-            let (from, to) = (centre(step[0]), centre(step[1]));
-            let start = if step[0] == cat {
-                short_of(to, from)
-            } else {
-                from
-            };
-            let end = if step[1] == cat {
-                short_of(from, to)
-            } else {
-                to
-            };
-            format!(
-                "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#ff8c00\" \
-                 stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
-                start.0, start.1, end.0, end.1
+    let (x, y) = centre(way[0]);
+    let mut drawn = format!("<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"5\" {ORANGE}/>\n");
+    let mut end = None;
+    for step in way.windows(2) {
+        let (from, to) = (centre(step[0]), centre(step[1]));
+        let start = if step[0] == cat {
+            short_of(to, from)
+        } else {
+            from
+        };
+        let stop = if step[1] == cat {
+            short_of(from, to)
+        } else {
+            to
+        };
+        drawn.push_str(&format!(
+            "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#ff8c00\" \
+             stroke-opacity=\"0.8\" stroke-width=\"3\" stroke-linecap=\"round\"/>\n",
+            start.0, start.1, stop.0, stop.1
+        ));
+        end = Some((start, stop));
+    }
+    if let Some(((x0, y0), (x1, y1))) = end {
+        let (dx, dy) = (
+            (x1 - x0) / (x1 - x0).hypot(y1 - y0),
+            (y1 - y0) / (x1 - x0).hypot(y1 - y0),
+        );
+        let corner = |side: f64| {
+            (
+                x1 - 9.0 * dx - 5.0 * side * dy,
+                y1 - 9.0 * dy + 5.0 * side * dx,
             )
-        })
-        .collect();
-    svg.replace("</svg>", &format!("{steps}</svg>"))
+        };
+        let ((ax, ay), (bx, by)) = (corner(1.0), corner(-1.0));
+        drawn.push_str(&format!(
+            "<polygon points=\"{x1:.1},{y1:.1} {ax:.1},{ay:.1} {bx:.1},{by:.1}\" {ORANGE}/>\n"
+        ));
+    }
+    svg.replace("</svg>", &format!("{drawn}</svg>"))
 }
 
 /// The first world of `seed` on an `n` board, under `caption`.
@@ -785,7 +805,7 @@ fn first_moves(n: i32, seed: i32, budget: i32) -> Result<String, String> {
          searched with a budget of {} positions: in gold, won within the number of moves shown, \
          counting this one (the child's proof number is 0); ✗, lost (its disproof number is 0); \
          ?, not known. So the position is {}.",
-        budget,
+        thousands(budget as usize),
         first_move_words(root)
     );
     Ok(html(
@@ -1016,8 +1036,9 @@ fn solved(n: i32, seed: i32, perfect: i32) -> Result<String, String> {
     };
     let caption = format!(
         "What <code>solve</code> proves of the first board of seed {seed} ({n}×{n}) against the \
-         {} cat, with {budget} positions: {said}.",
-        if perfect == 1 { "perfect" } else { "classic" }
+         {} cat, with {} positions: {said}.",
+        if perfect == 1 { "perfect" } else { "classic" },
+        thousands(budget)
     );
     let painted = play.map(|p| (p, MARKED));
     Ok(html(
@@ -1054,8 +1075,9 @@ fn verdicts(n: i32, won: i32, lost: i32) -> Result<String, String> {
         |n: Option<u32>, what: &str| n.map_or(String::new(), |n| format!(" within {n} {what}"));
     let caption = format!(
         "Two deals of the {n}×{n} board against the perfect cat, as the solver decides them \
-         with {budget} positions: the deal of seed {won} is won{}, the first move in gold; from the \
+         with {} positions: the deal of seed {won} is won{}, the first move in gold; from the \
          deal of seed {lost} the cat gets out{}, whatever the player blocks.",
+        thousands(budget),
         within(moves, "moves"),
         within(steps, "steps")
     );
@@ -1325,6 +1347,19 @@ fn with_cat_label(svg: &str, cat: Posn, label: &str) -> String {
         escape(label)
     );
     svg.replace("</svg>", &format!("{badge}</svg>"))
+}
+
+/// `n` written as the book's tables write numbers, with a comma between each three digits.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut written = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            written.push(',');
+        }
+        written.push(digit);
+    }
+    written
 }
 
 /// Text made safe inside SVG and HTML. (The weaver has the same function; this program keeps its

@@ -1,5 +1,5 @@
 // Finishes every chunk once mdbook has highlighted it: the caption's links to the chunk's parts,
-// and links in the code. Each `// <<name>>` reference line
+// and links in the code; and opens a figure that scrolls sideways on its middle. Each `// <<name>>` reference line
 // becomes a link to the chunk it names (marked with the chunk's chapter when that is another one),
 // and each identifier the book defines becomes a link to its definition, with a title that says
 // where that is. The weaver puts what is needed on each chunk's element (data-refs, data-idents);
@@ -174,4 +174,10 @@
     }
 
     document.querySelectorAll(".chunk").forEach(linkChunk);
+
+    // A figure that keeps its own size scrolls sideways on a narrow screen; it opens on its middle,
+    // where a tree's root or a board's centre is, rather than on its left edge.
+    for (const figure of document.querySelectorAll("figure.chunk-figure.at-its-own-size")) {
+        figure.scrollLeft = (figure.scrollWidth - figure.clientWidth) / 2;
+    }
 })();
