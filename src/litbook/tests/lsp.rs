@@ -656,7 +656,7 @@ fn inlay_hints_and_semantic_tokens_cover_the_chapters() {
 fn a_window_chapter_opened_turns_its_feature_on_for_rust_analyzer() {
     let copy = copy_of_the_crate();
     let (mut editor, _) = editor_with_rust_analyzer(copy.path());
-    let run = editor.open("run.md");
+    let window = editor.open("window.md");
     let turned_on = editor.wait_for(LOADING, |n| {
         n.method == "window/logMessage"
             && n.params["message"]
@@ -669,8 +669,9 @@ fn a_window_chapter_opened_turns_its_feature_on_for_rust_analyzer() {
             .unwrap()
             .contains("window")
     );
-    let used = position(&run, "WindowSettings", 0, 2);
-    let params = json!({"textDocument": {"uri": editor.chapter_uri("run.md")}, "position": used});
+    let used = position(&window, "WindowSettings", 0, 2);
+    let params =
+        json!({"textDocument": {"uri": editor.chapter_uri("window.md")}, "position": used});
     let deadline = Instant::now() + LOADING;
     loop {
         let hover = editor.try_request("textDocument/hover", params.clone());
