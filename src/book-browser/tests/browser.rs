@@ -502,14 +502,19 @@ fn searching_for_a_chunks_name_lands_on_the_chunk() {
 }
 
 /// What overflows the column at the width the page has: figures and code blocks that reach past
-/// the sides of the text column (where `main`'s paragraphs stand, and never past the window), code
+/// the sides of the text column (where `main`'s paragraphs stand, and never past the window; a
+/// figure that keeps its own size may be wider, inside a figure that fits and scrolls), code
 /// blocks too wide for themselves that do not scroll, and a page wider than the window.
 const OVERFLOWS: &str = r#"(() => {
     const text = (document.querySelector("main > p") || document.querySelector("main")).getBoundingClientRect();
     const column = { left: Math.max(text.left, 0), right: Math.min(text.right, window.innerWidth) };
     const outside = (e) => { const r = e.getBoundingClientRect(); return r.left < column.left - 1 || r.right > column.right + 1; };
     const found = [];
-    document.querySelectorAll("figure.chunk-figure svg").forEach((svg, i) => { if (outside(svg)) found.push("figure " + (i + 1) + " reaches past the column"); });
+    document.querySelectorAll("figure.chunk-figure svg").forEach((svg, i) => {
+        const figure = svg.closest("figure");
+        const scrolls = ["auto", "scroll"].includes(getComputedStyle(figure).overflowX);
+        if (outside(scrolls ? figure : svg)) found.push("figure " + (i + 1) + " reaches past the column");
+    });
     document.querySelectorAll("pre").forEach((pre, i) => {
         if (outside(pre)) found.push("code block " + (i + 1) + " reaches past the column");
         const scrolls = ["auto", "scroll"].includes(getComputedStyle(pre).overflowX);
