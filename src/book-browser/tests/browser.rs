@@ -503,7 +503,7 @@ fn searching_for_a_chunks_name_lands_on_the_chunk() {
 
 /// What overflows the column at the width the page has: figures and code blocks that reach past
 /// the sides of the text column (where `main`'s paragraphs stand, and never past the window; a
-/// figure that keeps its own size may be wider, inside a figure that fits and scrolls), code
+/// picture that keeps its own size may be wider, inside a box that fits and scrolls), code
 /// blocks too wide for themselves that do not scroll, and a page wider than the window.
 const OVERFLOWS: &str = r#"(() => {
     const text = (document.querySelector("main > p") || document.querySelector("main")).getBoundingClientRect();
@@ -511,9 +511,9 @@ const OVERFLOWS: &str = r#"(() => {
     const outside = (e) => { const r = e.getBoundingClientRect(); return r.left < column.left - 1 || r.right > column.right + 1; };
     const found = [];
     document.querySelectorAll("figure.chunk-figure svg").forEach((svg, i) => {
-        const figure = svg.closest("figure");
-        const scrolls = ["auto", "scroll"].includes(getComputedStyle(figure).overflowX);
-        if (outside(scrolls ? figure : svg)) found.push("figure " + (i + 1) + " reaches past the column");
+        const scroller = svg.closest(".at-its-own-size");
+        const scrolls = scroller && ["auto", "scroll"].includes(getComputedStyle(scroller).overflowX);
+        if (outside(scrolls ? scroller : svg)) found.push("figure " + (i + 1) + " reaches past the column");
     });
     document.querySelectorAll("pre").forEach((pre, i) => {
         if (outside(pre)) found.push("code block " + (i + 1) + " reaches past the column");
@@ -982,7 +982,8 @@ fn heard_cell(p: chat_noir::world::Posn) -> String {
 
 /// A reader who cannot see the board plays a game to its end with the keyboard alone: the first Tab
 /// reaches a link to the board and Enter takes the focus there; the accessibility tree names the
-/// board with its keys; the arrows walk the cursor to a
+/// board with its keys; `h` is told showing and hiding the cat's paths, `?` the keys and Esc their
+/// putting away; the arrows walk the cursor to a
 /// free cell beside the cat, each step told, and Space blocks it, told with the cat's step; the end
 /// is told. Then Tab reaches the button that copies the game's link, which Enter presses: the link
 /// that replays the game is on the clipboard, and the listener is told.
@@ -1015,6 +1016,14 @@ fn a_game_plays_by_the_keyboard_alone_and_every_move_is_told() {
     );
     let mut native = chat_noir::web::LiveBoard::replay(code).unwrap();
     native.tell();
+    for shown in ["shown", "hidden"] {
+        let told = press_and_hear(&tab, &mut native, "h");
+        assert_eq!(told, format!("The cat's shortest paths are {shown}."));
+    }
+    let keys = press_and_hear(&tab, &mut native, "?");
+    assert!(keys.contains("hide these keys"), "{keys}");
+    let put_away = press_and_hear(&tab, &mut native, "Escape");
+    assert_eq!(put_away, "The keys are put away.");
     let mut moves = 0;
     while native.game().unwrap().world.state == chat_noir::world::State::Playing {
         let world = &native.game().unwrap().world;

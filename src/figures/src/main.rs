@@ -1412,12 +1412,13 @@ fn html(svg: &str, caption: &str) -> String {
     )
 }
 
-/// `html` for a figure whose words must stay readable: on a narrow page it keeps its own size and
-/// scrolls sideways rather than shrinking (the book's style sheet, `at-its-own-size`).
+/// `html` for a figure whose words must stay readable: on a narrow page the picture keeps its own
+/// size and scrolls sideways rather than shrinking, and the caption stays in the column (the
+/// book's style sheet, `at-its-own-size`).
 fn html_at_its_own_size(svg: &str, caption: &str) -> String {
-    html(svg, caption).replacen(
-        "class=\"chunk-figure\"",
-        "class=\"chunk-figure at-its-own-size\"",
-        1,
-    )
+    let scrolling = format!(
+        "<div class=\"at-its-own-size\">\n{}\n</div>\n",
+        svg.trim_end()
+    );
+    html(&scrolling, caption)
 }

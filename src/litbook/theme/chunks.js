@@ -175,9 +175,9 @@
 
     document.querySelectorAll(".chunk").forEach(linkChunk);
 
-    // A figure that keeps its own size scrolls sideways on a narrow screen; it opens on its middle,
-    // where a tree's root or a board's centre is, rather than on its left edge.
-    for (const figure of document.querySelectorAll("figure.chunk-figure.at-its-own-size")) {
-        figure.scrollLeft = (figure.scrollWidth - figure.clientWidth) / 2;
+    // A picture that keeps its own size scrolls sideways on a narrow screen; it opens on its
+    // middle, where a tree's root or a board's centre is, rather than on its left edge.
+    for (const picture of document.querySelectorAll("figure.chunk-figure .at-its-own-size")) {
+        picture.scrollLeft = (picture.scrollWidth - picture.clientWidth) / 2;
     }
 })();
