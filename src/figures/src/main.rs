@@ -454,8 +454,9 @@ fn played(n: i32, seed: i32) -> Result<String, String> {
          move the solver of Part III proves keeps the game won.",
         blocks.len()
     );
-    let svg = to_svg(&render_world(&update_world_posn(world.clone(), None)));
-    let svg = with_labels(&with_way(&svg, &way, world.cat), numbered);
+    let cat = world.cat;
+    let svg = to_svg(&render_world(&update_world_posn(world, None)));
+    let svg = with_labels(&with_way(&svg, &way, cat), numbered);
     Ok(html(&svg, &caption))
 }
 

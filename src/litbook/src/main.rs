@@ -125,8 +125,8 @@ fn main() -> ExitCode {
 /// which the arguments are the program's.
 fn help_asked_of_a_command(args: &[String]) -> Option<&str> {
     let (command, rest) = args.split_first()?;
-    let ours = rest.iter().take_while(|arg| *arg != "--");
-    let asked = ours.into_iter().any(|arg| arg == "--help" || arg == "-h");
+    let mut ours = rest.iter().take_while(|arg| *arg != "--");
+    let asked = ours.any(|arg| arg == "--help" || arg == "-h");
     let known = ["check", "fmt", "lsp", "init", "mdbook"].contains(&command.as_str())
         || CARGO_COMMANDS.contains(&command.as_str());
     (asked && known).then_some(command.as_str())
