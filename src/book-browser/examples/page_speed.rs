@@ -123,7 +123,7 @@ fn clicks(browser: &Browser, port: u16, size: i32, cat: &str) -> (Vec<f64>, Vec<
                 &tab,
                 "performance.getEntriesByName('chat-noir-frame').at(-1).duration",
             ));
-            if !page.status().contains(": move ") {
+            if !page.status(true).contains(": move ") {
                 break;
             }
         }

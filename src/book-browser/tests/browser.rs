@@ -914,7 +914,13 @@ fn play_in_the_page(browser: &Browser, path: &str, (width, height): (u32, u32), 
         &tab,
         "document.querySelector('.chat-noir-status').textContent",
     );
-    assert_eq!(status.as_str(), Some(native.page.status().as_str()));
+    let coarse = eval(&tab, "matchMedia('(pointer: coarse)').matches") == Value::Bool(true);
+    assert_eq!(
+        coarse,
+        pointer == Pointer::Finger,
+        "a touch screen's pointer is coarse"
+    );
+    assert_eq!(status.as_str(), Some(native.page.status(!coarse).as_str()));
     let png = tab
         .capture_screenshot(Page::CaptureScreenshotFormatOption::Png, None, None, true)
         .expect("a screenshot");
@@ -1335,6 +1341,51 @@ fn the_live_figures_of_part_one_block_a_cell_where_it_is_clicked() {
     }
 }
 
+/// A live figure with the focus takes the arrows, Space and Enter as the game's board does, rather
+/// than let mdBook turn the page on an arrow: its world is the one the same keys make natively.
+#[test]
+#[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
+fn a_live_figure_with_the_focus_takes_the_arrows_rather_than_turn_the_page() {
+    use chat_noir::web::LiveBoard;
+    let browser = browser();
+    for (path, words) in [
+        ("cats-path.html", "cats-path 7 2 2"),
+        ("bfs.html", "distance-map 7 3"),
+    ] {
+        let tab = open_served(&browser, path, (1200, 1400));
+        live_canvas(&tab);
+        eval(
+            &tab,
+            "document.querySelector('canvas.chat-noir-live').focus()",
+        );
+        let mut native = LiveBoard::figure(words).unwrap();
+        for key in [
+            "ArrowRight",
+            "ArrowRight",
+            "ArrowUp",
+            " ",
+            "ArrowLeft",
+            "Enter",
+        ] {
+            tab.press_key(key).expect("a key");
+            native.key(key, false, false);
+            assert_eq!(
+                eval(&tab, "location.pathname").as_str(),
+                Some(format!("/{path}").as_str()),
+                "{words}: the key {key:?} turned the page"
+            );
+        }
+        assert_eq!(page_world(&tab), native.world(), "{words} after the keys");
+        let untouched = LiveBoard::figure(words).unwrap().world();
+        assert_ne!(
+            native.world(),
+            untouched,
+            "{words}: the keys blocked nothing"
+        );
+        assert_eq!(problems(&tab), Vec::<String>::new());
+    }
+}
+
 #[test]
 #[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
 fn a_live_figure_prints_as_its_printed_figure() {
@@ -1436,7 +1487,7 @@ fn follow_the_coach(browser: &Browser, (width, height): (u32, u32)) {
         native.page.coach_heard(&answer).unwrap();
         assert_eq!(
             said,
-            native.page.status(),
+            native.page.status(true),
             "the coach's words before move {moves}"
         );
         let ringed = native
@@ -1451,9 +1502,9 @@ fn follow_the_coach(browser: &Browser, (width, height): (u32, u32)) {
             native.page.world(),
             "after move {moves} at {ringed:?}"
         );
-        if native.page.status().contains("you trapped the cat") {
+        if native.page.status(true).contains("you trapped the cat") {
             let status = wait_for_status(&tab, "you trapped the cat").expect("a win");
-            assert_eq!(status, native.page.status());
+            assert_eq!(status, native.page.status(true));
             let png = tab
                 .capture_screenshot(Page::CaptureScreenshotFormatOption::Png, None, None, true)
                 .expect("a screenshot");
