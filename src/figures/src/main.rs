@@ -88,7 +88,7 @@ fn clip_paths_of_their_own(html: &str, words: &[&str]) -> String {
 }
 
 const USAGE: &str = "known figures: empty-board N, board-coordinates N, neighbours N X Y [X Y]…, \
-                     cats-path N X Y, cat-faces, \
+                     cats-path N X Y, cat-faces, cell-places, \
                      distance-map N SEED, world N SEED, played N SEED, game N SEED, keys N SEED, coach N SEED, \
                      two-distance N SEED, escape-steps N, pen N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      escape-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
@@ -121,13 +121,14 @@ fn figure(words: &[&str]) -> Result<String, String> {
         ("cats-path", &[n, x, y]) => Ok(live(
             &cats_path(n, Posn::new(x, y))?,
             words,
-            "Move over a cell to mark it and see the paths as if it were blocked, and click to block it or free it again.",
+            "Move over a cell to mark it and see the paths as if it were blocked, and click to block it or free it again; or, once the board has the focus, mark a cell with the arrow keys and press Space.",
         )),
         ("cat-faces", &[]) => Ok(cat_faces()),
+        ("cell-places", &[]) => Ok(cell_places()),
         ("distance-map", &[n, seed]) => Ok(live(
             &distance_map(n, seed)?,
             words,
-            "Click a cell to block it or free it again, and every distance is counted again.",
+            "Click a cell to block it or free it again, and every distance is counted again; or, once the board has the focus, move to a cell with the arrow keys and press Space.",
         )),
         ("world", &[n, seed]) => world(n, seed),
         ("played", &[n, seed]) => played(n, seed),
@@ -368,6 +369,62 @@ fn cats_path(n: i32, cat: Posn) -> Result<String, String> {
     Ok(html(&to_svg(&render_world(&world)), &caption))
 }
 
+/// A 5×5 board twice its size, with where its cells' centres fall measured on it: a radius in from
+/// the left edge on an even row, two spacings apart along a row, an odd row shifted by a spacing, and
+/// rows two spacings × 433/500 apart.
+fn cell_places() -> String {
+    let board = render_board(&empty_board(5), 5, |_| false, None);
+    let [odd, even, next] = [(0, 1), (0, 2), (1, 2)].map(|(x, y)| {
+        let p = Posn::new(x, y);
+        (cell_center_x(p), cell_center_y(p))
+    });
+    let above = |y: f64| y - 6.0;
+    let marks = [
+        measure((0.0, even.1), even, (even.0 / 2.0, above(even.1)), "20"),
+        measure(even, next, ((even.0 + next.0) / 2.0, above(even.1)), "44"),
+        measure(
+            (even.0, odd.1),
+            odd,
+            ((even.0 + odd.0) / 2.0, above(odd.1)),
+            "22",
+        ),
+        measure(
+            (even.0, odd.1),
+            even,
+            (even.0 / 2.0, (odd.1 + even.1) / 2.0),
+            "38.1",
+        ),
+    ];
+    let centres = [odd, even, next].map(|(x, y)| {
+        format!("<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"1.5\" fill=\"{MEASURE}\"/>\n")
+    });
+    let drawn = to_svg(&board).replace(
+        "</svg>",
+        &format!("{}{}</svg>", marks.concat(), centres.concat()),
+    );
+    let svg = drawn.replacen(
+        "<svg ",
+        &format!("<svg style=\"width: {}px\" ", image_width(&board) * 2.0),
+        1,
+    );
+    html(
+        &svg,
+        "Where the cells of a board fall, in pixels, drawn twice their size: the first cell of an even row touches the left edge (its centre 20 in), cells along a row are 44 apart, an odd row is shifted by 22, and each row is 44 × 433/500 ≈ 38.1 below the last.",
+    )
+}
+
+/// The colour of the measures drawn over a board.
+const MEASURE: &str = "#b0004f";
+
+/// A line from `from` to `to` with `label` written at `at`, in small letters with a white halo.
+fn measure(from: (f64, f64), to: (f64, f64), at: (f64, f64), label: &str) -> String {
+    format!(
+        "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{MEASURE}\" stroke-width=\"0.8\"/>\n\
+         <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" dominant-baseline=\"central\" font-family=\"sans-serif\" font-size=\"7\" fill=\"{MEASURE}\" stroke=\"#ffffff\" stroke-width=\"2\" paint-order=\"stroke\">{label}</text>\n",
+        from.0, from.1, to.0, to.1, at.0, at.1
+    )
+}
+
 fn cat_faces() -> String {
     let faces = [CatMode::Thinking, CatMode::Happy, CatMode::Mad].map(cat);
     let row = in_a_row(faces.into()).expect("three faces");
@@ -399,7 +456,7 @@ fn distance_map(n: i32, seed: i32) -> Result<String, String> {
         labels,
     );
     let caption = format!(
-        "The steps from every free cell to the edge, one fewer than its distance to the boundary in the map, on the first board of seed {seed} ({n}×{n})."
+        "The steps from every free cell to the edge (0 on the edge, ∞ where no way leads out), on the first board of seed {seed} ({n}×{n})."
     );
     Ok(html(&svg, &caption))
 }
