@@ -1887,7 +1887,7 @@ fn a_board_that_loses_the_focus_rings_no_cursor() {
 /// shows the game's keys and gives the board the focus, with no move made, and mdBook's own help
 /// stays closed; Esc puts the keys away, and `?` shows them again; the right arrow moves the game's cursor rather than turning the page; a key the game has no use for goes on to the page, and with the board out of
 /// view, `?` is mdBook's again. A mouse is offered no size whose cells stand closer than 12 CSS
-/// pixels.
+/// pixels, and a size greyed says why.
 #[test]
 #[ignore = "needs mdbook and chromium: bash .ci/run installs them"]
 fn the_game_s_letter_keys_reach_its_board_in_view_before_mdbook() {
@@ -1946,6 +1946,11 @@ fn the_game_s_letter_keys_reach_its_board_in_view_before_mdbook() {
         "{width}: {offered:?}"
     );
     assert!(!offered.contains(&101.0), "{offered:?}");
+    let greyed = eval(
+        &tab,
+        "document.querySelector('.chat-noir-size option[value=\"101\"]').text",
+    );
+    assert_eq!(greyed.as_str(), Some("101×101 (cells too small here)"));
 }
 
 /// The sizes the game's controls offer, greyed ones left out.
