@@ -135,7 +135,7 @@ fn figure(words: &[&str]) -> Result<String, String> {
         ("game", &[n, seed]) => Ok(live(
             &game(n, seed)?,
             &["game"],
-            "The game itself, on a deal drawn at random: click a cell to block it, and press <code>?</code> for every key.",
+            "The game itself, on a deal drawn at random: click or tap a cell to block it; <code>?</code> or the Every key button shows every key.",
         )),
         ("keys", &[n, seed]) => keys(n, seed),
         ("coach", &[n, seed]) => coach(n, seed),

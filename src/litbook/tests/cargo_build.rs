@@ -227,14 +227,14 @@ fn a_failing_test_of_the_book_is_reported_at_its_line_in_our_tests_md() {
 
 #[test]
 #[ignore = "long, it builds a copy of Chat Noir and its window: bash .ci/run runs it"]
-fn a_panic_in_the_game_s_program_is_reported_at_its_line_in_run_md() {
+fn a_panic_in_the_game_s_program_is_reported_at_its_line_in_window_md() {
     let copy = copy_of_chat_noir("panicking");
-    let chapter = copy.path().join("book/src/run.md");
+    let chapter = copy.path().join("book/src/window.md");
     let text = fs::read_to_string(&chapter).unwrap();
     let parse = "    let options = Options::parse();\n";
     let wrong = "assert!(options.size < 5, \"a board of {} cells a side\", options.size);";
     let panicking = text.replacen(parse, &format!("{parse}    {wrong}\n"), 1);
-    assert_ne!(panicking, text, "run.md's main parses the options");
+    assert_ne!(panicking, text, "window.md's main parses the options");
     fs::write(&chapter, &panicking).unwrap();
     let mut program = Command::new(env!("CARGO_BIN_EXE_litbook"));
     program.args(["run", "--features", "window", "--", "--seed", "1"]);
@@ -243,9 +243,9 @@ fn a_panic_in_the_game_s_program_is_reported_at_its_line_in_run_md() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(101), "{stderr}");
     let line = panicking.lines().position(|l| l.contains(wrong)).unwrap() + 1;
-    let place = format!("panicked at book/src/run.md:{line}:5:  [tangled: OUT_DIR/main.rs:");
+    let place = format!("panicked at book/src/window.md:{line}:5:  [tangled: OUT_DIR/main.rs:");
     assert!(stderr.contains(&place), "{stderr}");
-    let frame = format!("at book/src/run.md:{line}:5  [tangled: OUT_DIR/main.rs:");
+    let frame = format!("at book/src/window.md:{line}:5  [tangled: OUT_DIR/main.rs:");
     assert!(stderr.contains(&frame), "a backtrace frame: {stderr}");
     assert!(!stderr.contains("/out/main.rs"), "{stderr}");
 }
