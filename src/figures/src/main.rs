@@ -261,11 +261,7 @@ fn drawn_by_a_chunk(name: &str) -> Result<String, String> {
         .find(|figure| figure.name == name)
         .ok_or(format!("no picture `{name}`; {USAGE}"))?;
     let row = in_a_row((figure.draw)()).ok_or(format!("⟨{}⟩ drew no picture", figure.chunk))?;
-    let svg = to_svg(&row).replacen(
-        "<svg ",
-        &format!("<svg style=\"width: {}px\" ", image_width(&row) * 2.0),
-        1,
-    );
+    let svg = shown_larger(&to_svg(&row), image_width(&row) * 2.0);
     let anchor: String = figure
         .chunk
         .split(|c: char| !c.is_alphanumeric())
@@ -402,15 +398,17 @@ fn cell_places() -> String {
         "</svg>",
         &format!("{}{}</svg>", marks.concat(), centres.concat()),
     );
-    let svg = drawn.replacen(
-        "<svg ",
-        &format!("<svg style=\"width: {}px\" ", image_width(&board) * 2.0),
-        1,
-    );
+    let svg = shown_larger(&drawn, image_width(&board) * 2.0);
     html(
         &svg,
         "Where the cells of a board fall, in pixels, drawn twice their size: the first cell of an even row touches the left edge (its centre 20 in), cells along a row are 44 apart, an odd row is shifted by 22, and each row is 44 × 433/500 ≈ 38.1 below the last.",
     )
+}
+
+/// `svg` shown `width` CSS pixels wide, larger than its own size, so that its small parts can be
+/// read.
+fn shown_larger(svg: &str, width: f64) -> String {
+    svg.replacen("<svg ", &format!("<svg style=\"width: {width}px\" "), 1)
 }
 
 /// The colour of the measures drawn over a board.
@@ -428,11 +426,7 @@ fn measure(from: (f64, f64), to: (f64, f64), at: (f64, f64), label: &str) -> Str
 fn cat_faces() -> String {
     let faces = [CatMode::Thinking, CatMode::Happy, CatMode::Mad].map(cat);
     let row = in_a_row(faces.into()).expect("three faces");
-    let svg = to_svg(&row).replacen(
-        "<svg ",
-        &format!("<svg style=\"width: {}px\" ", image_width(&row) * 3.0),
-        1,
-    );
+    let svg = shown_larger(&to_svg(&row), image_width(&row) * 3.0);
     html(
         &svg,
         "The cat thinking (while the game is on), happy (when it has escaped) and mad (when it is shut in), drawn by <code>cat</code>, three times their size.",
@@ -929,11 +923,7 @@ fn proof_tree(n: i32, seed: i32, budget: i32) -> Result<String, String> {
         picture = tree_edge(picture, (parent_x - left, TREE_ROW), at);
         picture = tree_node(picture, at, words, cell.as_deref(), *player);
     }
-    let svg = to_svg(&picture).replacen(
-        "<svg ",
-        &format!("<svg style=\"width: {}px\" ", image_width(&picture) * 1.25),
-        1,
-    );
+    let svg = shown_larger(&to_svg(&picture), image_width(&picture) * 1.25);
     let rest = if second_rest > 0 {
         format!(
             " The root has {} moves, the free cells on and beside the cat's shortest paths that \
