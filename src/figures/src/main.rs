@@ -1367,13 +1367,21 @@ fn painted_world(world: &World, painted: impl Iterator<Item = (Posn, Color)>) ->
     crop_whiskers(world, underlay_xy(board, x, y, the_cat))
 }
 
-/// The SVG with a text label centred on each given cell (white on a blocked cell).
+/// The SVG with a text label centred on each given cell (white on a blocked cell, ringed in
+/// black so that a line drawn across the cell passes around its digits).
 fn with_labels(svg: &str, labels: impl Iterator<Item = (Posn, String, bool)>) -> String {
     let mut text = String::new();
     for (p, label, on_black) in labels {
-        let fill = if on_black { "#ffffff" } else { "#000000" };
+        let (fill, halo) = if on_black {
+            (
+                "#ffffff",
+                " stroke=\"#000000\" stroke-width=\"4\" paint-order=\"stroke\"",
+            )
+        } else {
+            ("#000000", "")
+        };
         text.push_str(&format!(
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" dominant-baseline=\"central\" font-family=\"sans-serif\" font-size=\"11\" fill=\"{fill}\">{}</text>\n",
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" dominant-baseline=\"central\" font-family=\"sans-serif\" font-size=\"11\" fill=\"{fill}\"{halo}>{}</text>\n",
             cell_center_x(p),
             cell_center_y(p),
             escape(&label)
