@@ -27,7 +27,7 @@ use chat_noir::solve::board::{Board, Cat, Position, Verdict, bits};
 use chat_noir::solve::deals::{
     Difficulty, FIRST_MOVE_BUDGET, certified_deal_in_turn, deal_budget, first_moves_keep,
 };
-use chat_noir::solve::fastest::{FastestBudget, fastest_win};
+use chat_noir::solve::fastest::{FastestBudget, fastest_win, relied_on_after_a_pass};
 use chat_noir::solve::proof::{TreeNode, search_tree};
 use chat_noir::solve::solving::{PERFECT_CAT_BUDGET, solve, solve_position};
 use chat_noir::start::{BOARD_SIZE, make_initial_world};
@@ -93,6 +93,7 @@ const USAGE: &str = "known figures: empty-board N, board-coordinates N, neighbou
                      two-distance N SEED, escape-steps N, pen N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      escape-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      fastest-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
+                     pass-relies-on N MOVES CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      wall-off N SEED MOVES, \
                      first-moves N SEED BUDGET, proof-tree N SEED BUDGET, solved N SEED CAT (0 classic, 1 perfect), \
                      verdicts N SEED SEED, certified N SEED DIFFICULTY (1 easy, 2 medium, 3 hard), \
@@ -147,6 +148,9 @@ fn figure(words: &[&str]) -> Result<String, String> {
         }
         ("fastest-after-blocks", &[n, ref cells @ ..]) => {
             fastest_after_blocks(&position_world(n, cells)?)
+        }
+        ("pass-relies-on", &[n, moves, ref cells @ ..]) => {
+            pass_relies_on(&position_world(n, cells)?, moves)
         }
         ("wall-off", &[n, seed, moves]) => wall_off(n, seed, moves),
         ("first-moves", &[n, seed, budget]) => first_moves(n, seed, budget),
@@ -718,36 +722,96 @@ fn escape_after_blocks(world: &World) -> Result<String, String> {
 /// once that cell is blocked, that move counted; the first moves of the fastest wins painted.
 fn fastest_after_blocks(world: &World) -> Result<String, String> {
     let board = solver_board(world.size)?;
-    let Position { blocked, cat } = board.position(world);
-    let after: Vec<(u32, Option<u32>)> = bits(board.cells & !blocked & !(1 << cat))
-        .map(|m| (m, fastest_cat_to_move(&board, blocked | 1 << m, cat)))
-        .map(|(m, moves)| (m, moves.map(|n| n + 1)))
-        .collect();
+    let after = fastest_after_each_block(&board, world);
     let least = after.iter().filter_map(|&(_, moves)| moves).min();
     let painted = after
         .iter()
         .filter(|&&(_, moves)| moves.is_some() && moves == least)
         .map(|&(m, _)| (board.posn(m), MARKED));
-    let labels = after.iter().map(|&(m, moves)| {
-        let label = moves.map_or("✗".to_string(), |n| n.to_string());
-        (board.posn(m), label, false)
-    });
-    let unknown = if after.iter().any(|&(_, moves)| moves.is_none()) {
-        " (✗: the cat gets out, or the search cannot tell)"
-    } else {
-        ""
-    };
     let caption = format!(
         "The perfect cat at {} of the {n}×{n} board, the player to move. Each free cell shows the \
          fewest moves that shut the cat in once that cell is blocked, that move counted, as \
-         <code>fastest_win</code> proves them after each step of the cat's{unknown}. The fastest \
+         <code>fastest_win</code> proves them after each step of the cat's{}. The fastest \
          win takes {}; its first moves are gold.",
         cell_name(world.cat),
+        unknown_after(&after),
         least.map_or("none".to_string(), |n| counted(u64::from(n), "move")),
         n = world.size
     );
-    let svg = with_labels(&to_svg(&painted_world(world, painted)), labels);
+    let svg = with_labels(
+        &to_svg(&painted_world(world, painted)),
+        fastest_labels(&board, &after),
+    );
     Ok(html(&svg, &caption))
+}
+
+/// The null move of "Shutting the perfect cat in" on `world`, the player to move with `moves`
+/// moves to shut the cat in: the cells the cat's survival of a pass relies on painted, and each
+/// free cell labelled as in `fastest_after_blocks`, so that the wins show inside the painted cells.
+fn pass_relies_on(world: &World, moves: i32) -> Result<String, String> {
+    let board = solver_board(world.size)?;
+    let moves = u32::try_from(moves)
+        .ok()
+        .filter(|&m| m > 0)
+        .ok_or(format!("the moves left must be 1 or more, not {moves}"))?;
+    let position = board.position(world);
+    let relied =
+        relied_on_after_a_pass(&board, position, moves, PERFECT_CAT_BUDGET).ok_or(format!(
+            "after a pass, the perfect cat at {} does not survive {} (or the search cannot tell)",
+            cell_name(world.cat),
+            counted(u64::from(moves - 1), "move")
+        ))?;
+    let after = fastest_after_each_block(&board, world);
+    let painted = bits(relied).map(|c| (board.posn(c), MARKED));
+    let caption = format!(
+        "The perfect cat at {} of the {n}×{n} board, the player to move with {} to shut it in. \
+         The player passes, and the cat survives {} more, relying on the {} gold cells, as \
+         <code>relied_on_after_a_pass</code> finds them; so only a block on one of them can shut \
+         it in within {}. Each free cell shows the fewest moves that shut the cat in once that cell \
+         is blocked, that move counted{}.",
+        cell_name(world.cat),
+        counted(u64::from(moves), "move"),
+        counted(u64::from(moves - 1), "move"),
+        relied.count_ones(),
+        counted(u64::from(moves), "move"),
+        unknown_after(&after),
+        n = world.size
+    );
+    let svg = with_labels(
+        &to_svg(&painted_world(world, painted)),
+        fastest_labels(&board, &after),
+    );
+    Ok(html(&svg, &caption))
+}
+
+/// Each free cell of `world` but the cat's, with the moves of the fastest win once it is
+/// blocked, that move counted (`fastest_cat_to_move`, plus one).
+fn fastest_after_each_block(board: &Board, world: &World) -> Vec<(u32, Option<u32>)> {
+    let Position { blocked, cat } = board.position(world);
+    bits(board.cells & !blocked & !(1 << cat))
+        .map(|m| (m, fastest_cat_to_move(board, blocked | 1 << m, cat)))
+        .map(|(m, moves)| (m, moves.map(|n| n + 1)))
+        .collect()
+}
+
+/// The labels of `fastest_after_each_block`'s cells: the moves, or ✗ where none is known.
+fn fastest_labels<'a>(
+    board: &'a Board,
+    after: &'a [(u32, Option<u32>)],
+) -> impl Iterator<Item = (Posn, String, bool)> + 'a {
+    after.iter().map(|&(m, moves)| {
+        let label = moves.map_or("✗".to_string(), |n| n.to_string());
+        (board.posn(m), label, false)
+    })
+}
+
+/// What a ✗ among `after`'s labels means, for a caption, if one is there.
+fn unknown_after(after: &[(u32, Option<u32>)]) -> &'static str {
+    if after.iter().any(|&(_, moves)| moves.is_none()) {
+        " (✗: the cat gets out, or the search cannot tell)"
+    } else {
+        ""
+    }
 }
 
 /// The moves of the fastest win against the perfect cat at `cat`, about to step, `blocked`
