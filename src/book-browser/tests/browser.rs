@@ -844,7 +844,7 @@ fn a_touch_screen(tab: &Tab) {
 
 /// A game played in page `path` with `pointer` and the keys, at `width`, and natively beside it:
 /// the deal, every cat's step, the cursor's keys, undo, redo and help give the same world; the
-/// game's code is shown and put in the address; the code opened from the address replays the same
+/// game's code is shown, in view, and put in the address; the code opened from the address replays the same
 /// game.
 fn play_in_the_page(browser: &Browser, path: &str, (width, height): (u32, u32), pointer: Pointer) {
     let code = "11-1-";
@@ -898,7 +898,14 @@ fn play_in_the_page(browser: &Browser, path: &str, (width, height): (u32, u32), 
         native.page.key(key, false, false);
         assert_eq!(page_world(&tab), native.page.world(), "after the key {key}");
     }
+    eval(&tab, "window.scrollTo({ top: 0, behavior: 'instant' })");
     tab.press_key("s").expect("the key s");
+    let in_view = "(() => { const r = document.querySelector('.chat-noir-code')
+        .getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()";
+    assert!(
+        wait_until(&tab, in_view),
+        "the code s shows is out of view at {width} px"
+    );
     let shown = native.page.code();
     let said = eval(
         &tab,
@@ -989,7 +996,7 @@ fn heard_cell(p: chat_noir::world::Posn) -> String {
 /// A reader who cannot see the board plays a game to its end with the keyboard alone: the first Tab
 /// reaches a link to the board and Enter takes the focus there; the accessibility tree names the
 /// board with its keys; `h` is told showing and hiding the cat's paths, `?` the keys and Esc their
-/// putting away; the arrows walk the cursor to a
+/// putting away, `m` the moves shown still and moving again; the arrows walk the cursor to a
 /// free cell beside the cat, each step told, and Space blocks it, told with the cat's step; the end
 /// is told. Then Tab reaches the button that copies the game's link, which Enter presses: the link
 /// that replays the game is on the clipboard, and the listener is told.
@@ -1030,6 +1037,10 @@ fn a_game_plays_by_the_keyboard_alone_and_every_move_is_told() {
     assert!(keys.contains("hide these keys"), "{keys}");
     let put_away = press_and_hear(&tab, &mut native, "Escape");
     assert_eq!(put_away, "The keys are put away.");
+    for shown in ["still", "moving"] {
+        let told = press_and_hear(&tab, &mut native, "m");
+        assert_eq!(told, format!("The moves are shown {shown}."));
+    }
     let mut moves = 0;
     while native.game().unwrap().world.state == chat_noir::world::State::Playing {
         let world = &native.game().unwrap().world;
@@ -1887,7 +1898,9 @@ fn a_board_that_loses_the_focus_rings_no_cursor() {
 /// shows the game's keys and gives the board the focus, with no move made, and mdBook's own help
 /// stays closed; Esc puts the keys away, and `?` shows them again; the right arrow moves the game's cursor rather than turning the page; a key the game has no use for goes on to the page, and with the board out of
 /// view, `?` is mdBook's again. A mouse is offered no size whose cells stand closer than 12 CSS
-/// pixels, and a size greyed says why.
+/// pixels, and a size greyed says why. The perfect cat chosen greys the sizes its solver cannot
+/// take, saying so, and a larger size chosen gives way to the largest it takes; the original's cat
+/// chosen again offers them again.
 #[test]
 #[ignore = "needs mdbook and chromium: bash .ci/run installs them"]
 fn the_game_s_letter_keys_reach_its_board_in_view_before_mdbook() {
@@ -1951,6 +1964,52 @@ fn the_game_s_letter_keys_reach_its_board_in_view_before_mdbook() {
         "document.querySelector('.chat-noir-size option[value=\"101\"]').text",
     );
     assert_eq!(greyed.as_str(), Some("101×101 (cells too small here)"));
+
+    let largest = chat_noir::solve::board::LARGEST_SOLVED_BOARD;
+    eval(
+        &tab,
+        "document.querySelector('.chat-noir-size').value = '61'",
+    );
+    assert_eq!(choose_the_cat(&tab, "perfect"), largest.to_string());
+    let offered = offered_sizes(&tab);
+    assert!(
+        offered.contains(&f64::from(largest))
+            && offered.iter().all(|&size| size <= f64::from(largest)),
+        "against the perfect cat: {offered:?}"
+    );
+    let option_text = |size: u32| {
+        let text = eval(
+            &tab,
+            &format!("document.querySelector('.chat-noir-size option[value=\"{size}\"]').text"),
+        );
+        text.as_str().unwrap().to_string()
+    };
+    assert_eq!(
+        option_text(13),
+        format!("13×13 (the perfect cat: {largest}×{largest} at most)")
+    );
+    assert_eq!(option_text(101), "101×101 (cells too small here)");
+    assert_eq!(choose_the_cat(&tab, "classic"), largest.to_string());
+    assert!(
+        offered_sizes(&tab).contains(&61.0),
+        "{:?}",
+        offered_sizes(&tab)
+    );
+    assert_eq!(option_text(13), "13×13");
+}
+
+/// Chooses `cat` in the game's controls, as the reader does; the size chosen then.
+fn choose_the_cat(tab: &Tab, cat: &str) -> String {
+    let chosen = eval(
+        tab,
+        &format!(
+            "(() => {{ const cat = document.querySelector('.chat-noir-cat');
+                cat.value = '{cat}';
+                cat.dispatchEvent(new Event('change'));
+                return document.querySelector('.chat-noir-size').value; }})()"
+        ),
+    );
+    chosen.as_str().expect("a size").to_string()
 }
 
 /// The sizes the game's controls offer, greyed ones left out.
