@@ -934,6 +934,9 @@ fn first_moves(n: i32, seed: i32, budget: i32) -> Result<String, String> {
 const MARKED: Color = Color::rgb(255, 215, 0);
 /// The colour of a pen's gates.
 const GATE: Color = Color::rgb(255, 160, 160);
+/// A first move of a certified deal not proven to keep it won: the gates' pink, which no other
+/// cell of that figure has.
+const NOT_KEPT: Color = GATE;
 /// The colour of the cells of the ways the wall-off bound finds, beyond the cells it asks about.
 const WAY: Color = Color::rgb(255, 182, 193);
 
@@ -1220,10 +1223,7 @@ fn certified(n: i32, seed: i32, difficulty: i32) -> Result<String, String> {
         board.position(&world),
         FIRST_MOVE_BUDGET,
     );
-    let kept: Vec<Posn> = keeps
-        .filter(|&(_, kept)| kept)
-        .map(|(m, _)| board.posn(m))
-        .collect();
+    let (kept, lost): (Vec<_>, Vec<_>) = keeps.partition(|&(_, kept)| kept);
     let name = format!("{wanted:?}").to_lowercase();
     let which = if found.seed == seed as u64 {
         format!("the deal of seed {seed} itself")
@@ -1236,15 +1236,21 @@ fn certified(n: i32, seed: i32, difficulty: i32) -> Result<String, String> {
     let caption = format!(
         "The deal <code>chat-noir{} --seed {seed} --difficulty {name}</code> plays: {which}, \
          proven won against the classic cat and judged {name}. Of its {moves} first moves near \
-         the cat's paths, the {} in gold keep it won.",
+         the cat's paths, the {} in gold keep it won; the {} in pink are not proven to within \
+         the small budget each is given. The other free cells are not near the paths, and not \
+         tried.",
         if size == BOARD_SIZE {
             String::new()
         } else {
             format!(" --size {size}")
         },
-        kept.len()
+        kept.len(),
+        lost.len()
     );
-    let painted = kept.into_iter().map(|p| (p, MARKED));
+    let painted = kept
+        .iter()
+        .map(|&(m, _)| (board.posn(m), MARKED))
+        .chain(lost.iter().map(|&(m, _)| (board.posn(m), NOT_KEPT)));
     Ok(html(&to_svg(&painted_world(&world, painted)), &caption))
 }
 
