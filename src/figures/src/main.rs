@@ -750,10 +750,7 @@ fn fastest_after_blocks(world: &World) -> Result<String, String> {
 /// free cell labelled as in `fastest_after_blocks`, so that the wins show inside the painted cells.
 fn pass_relies_on(world: &World, moves: i32) -> Result<String, String> {
     let board = solver_board(world.size)?;
-    let moves = u32::try_from(moves)
-        .ok()
-        .filter(|&m| m > 0)
-        .ok_or(format!("the moves left must be 1 or more, not {moves}"))?;
+    let moves = moves_left(moves)?;
     let position = board.position(world);
     let relied =
         relied_on_after_a_pass(&board, position, moves, PERFECT_CAT_BUDGET).ok_or(format!(
@@ -834,16 +831,21 @@ fn fastest_cat_to_move(board: &Board, blocked: u128, cat: u32) -> Option<u32> {
     })
 }
 
+/// The moves left to win that a figure's words give, one at least.
+fn moves_left(moves: i32) -> Result<u32, String> {
+    u32::try_from(moves)
+        .ok()
+        .filter(|&m| m > 0)
+        .ok_or(format!("the moves left are at least one, not {moves}"))
+}
+
 /// The wall-off bound of "How fast a win can be" on the first world of `seed`, with `moves` moves
 /// left to win: the cells the cat reaches within one step fewer painted, and the ways from the
 /// cat's own cell to the edge with no cell in common that the bound finds, each cell numbered with
 /// its way.
 fn wall_off(n: i32, seed: i32, moves: i32) -> Result<String, String> {
     let board = solver_board(n)?;
-    let moves = u32::try_from(moves)
-        .ok()
-        .filter(|&m| m > 0)
-        .ok_or(format!("the moves left are at least one, not {moves}"))?;
+    let moves = moves_left(moves)?;
     let world = make_initial_world(n, &mut game_rng(seed as u64));
     let Position { blocked, cat } = board.position(&world);
     let reached = board.reach(blocked, cat, moves - 1);
