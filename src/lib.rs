@@ -130,7 +130,7 @@ pub mod solve {
     }
 
     /// The perfect cat's escape: proving its ways out, or that it has none.
-    pub(crate) mod escape {
+    pub mod escape {
         include!(concat!(env!("OUT_DIR"), "/solve_escape.rs"));
     }
 

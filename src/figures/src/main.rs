@@ -27,6 +27,7 @@ use chat_noir::solve::board::{Board, Cat, Position, Verdict, bits};
 use chat_noir::solve::deals::{
     Difficulty, FIRST_MOVE_BUDGET, certified_deal_in_turn, deal_budget, first_moves_keep,
 };
+use chat_noir::solve::escape::{Tried, TurnTraced, player_turn_traced};
 use chat_noir::solve::fastest::{FastestBudget, fastest_win, relied_on_after_a_pass};
 use chat_noir::solve::proof::{TreeNode, search_tree};
 use chat_noir::solve::solving::{PERFECT_CAT_BUDGET, solve, solve_position};
@@ -94,6 +95,8 @@ const USAGE: &str = "known figures: empty-board N, board-coordinates N, neighbou
                      escape-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      fastest-after-blocks N CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
                      pass-relies-on N MOVES CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]…, \
+                     escape-turn N STEPS STAGE CAT_X CAT_Y [BLOCKED_X BLOCKED_Y]… \
+                     (stage 0 the pass, 1 the cuts, 2… each move tried), \
                      wall-off N SEED MOVES, \
                      first-moves N SEED BUDGET, proof-tree N SEED BUDGET, solved N SEED CAT (0 classic, 1 perfect), \
                      verdicts N SEED SEED, certified N SEED DIFFICULTY (1 easy, 2 medium, 3 hard), \
@@ -151,6 +154,9 @@ fn figure(words: &[&str]) -> Result<String, String> {
         }
         ("pass-relies-on", &[n, moves, ref cells @ ..]) => {
             pass_relies_on(&position_world(n, cells)?, moves)
+        }
+        ("escape-turn", &[n, steps, stage, ref cells @ ..]) => {
+            escape_turn(&position_world(n, cells)?, steps, stage)
         }
         ("wall-off", &[n, seed, moves]) => wall_off(n, seed, moves),
         ("first-moves", &[n, seed, budget]) => first_moves(n, seed, budget),
@@ -779,6 +785,145 @@ fn pass_relies_on(world: &World, moves: i32) -> Result<String, String> {
         fastest_labels(&board, &after),
     );
     Ok(html(&svg, &caption))
+}
+
+/// One turn of the player's in the escape search on `world`, asked whether the perfect cat gets
+/// out within `steps` steps, as `player_turn_traced` follows it: at `stage` 0 the carrier of the
+/// escape after a pass, at 1 the moves the cuts leave, and from 2 on each move tried in turn.
+fn escape_turn(world: &World, steps: i32, stage: i32) -> Result<String, String> {
+    let board = solver_board(world.size)?;
+    let k = u32::try_from(steps).ok().filter(|&k| k > 0).ok_or(format!(
+        "the steps asked about are at least one, not {steps}"
+    ))?;
+    let where_cat = cell_name(world.cat);
+    let traced =
+        player_turn_traced(&board, board.position(world), k, PERFECT_CAT_BUDGET).ok_or(format!(
+            "the turn at {where_cat} is answered before any move is tried, or the search cannot \
+             tell"
+        ))?;
+    let named = |set: u128| {
+        let names: Vec<String> = bits(set).map(|c| cell_name(board.posn(c))).collect();
+        names.join(", ")
+    };
+    let asked = format!(
+        "The perfect cat at {where_cat} of the {n}×{n} board, the player to move: does it get out \
+         within {}?",
+        counted(u64::from(k), "step"),
+        n = world.size
+    );
+    let (gold, pink, told, blocked_now) = match stage {
+        0 => (
+            traced.passed,
+            0,
+            format!(
+                "After a pass it does, relying on the gold cells: {}. A block anywhere else \
+                 leaves that escape open.",
+                named(traced.passed)
+            ),
+            None,
+        ),
+        1 => {
+            let cut = traced.passed & !traced.worth_trying;
+            let told = match cut {
+                0 => format!(
+                    "The cuts leave every cell of the pass's carrier a move to try: {}.",
+                    named(traced.worth_trying)
+                ),
+                _ => format!(
+                    "Of the pass's carrier, the cuts leave the gold moves to try, {}, and cut the \
+                     pink cells, {}.",
+                    named(traced.worth_trying),
+                    named(cut)
+                ),
+            };
+            (traced.worth_trying, cut, told, None)
+        }
+        _ => {
+            let number = usize::try_from(stage - 1).map_err(|_| {
+                format!("the stages are 0 (the pass), 1 (the cuts) and 2… (each move tried), not {stage}")
+            })?;
+            let (m, gold, pink, told) = tried_move(&traced, number, k, named)?;
+            (gold, pink, told, Some((m, number)))
+        }
+    };
+    let painted = bits(gold & !pink)
+        .map(|c| (board.posn(c), MARKED))
+        .chain(bits(pink).map(|c| (board.posn(c), GATE)));
+    let shown = match blocked_now {
+        Some((m, number)) => {
+            let after = World {
+                board: block_cell(board.posn(m), world.board.clone()),
+                ..world.clone()
+            };
+            let svg = to_svg(&painted_world(&after, painted));
+            with_labels(
+                &svg,
+                std::iter::once((board.posn(m), number.to_string(), true)),
+            )
+        }
+        None => to_svg(&painted_world(world, painted)),
+    };
+    Ok(html(&shown, &format!("{asked} {told}")))
+}
+
+/// The move numbered `number` (from 1) of the turn `traced`, asked about `k` steps: the move, the
+/// cells to paint gold and pink, and what it found, in words, each cell named as `named` names it.
+fn tried_move(
+    traced: &TurnTraced,
+    number: usize,
+    k: u32,
+    named: impl Fn(u128) -> String,
+) -> Result<(u32, u128, u128, String), String> {
+    let tried = number
+        .checked_sub(1)
+        .and_then(|i| traced.tried.get(i))
+        .ok_or(format!(
+            "the turn tries {}, so its stages are 0 to {}; there is no move {number} (stage {})",
+            counted(traced.tried.len() as u64, "move"),
+            traced.tried.len() + 1,
+            number + 1
+        ))?;
+    let left =
+        traced.tried[..number]
+            .iter()
+            .fold(traced.worth_trying, |moves, tried| match tried {
+                Tried::Refuted(_, relied) => moves & relied,
+                Tried::Holds(..) => moves,
+            });
+    let steps = counted(u64::from(k), "step");
+    match *tried {
+        Tried::Refuted(m, relied) => {
+            let rest = match left {
+                0 => format!(
+                    "none of the moves worth trying lies among them, so none is left: the cat \
+                     gets out within {steps}, and the turn ends"
+                ),
+                _ => format!(
+                    "of the moves worth trying, only those in pink lie among them, and are left \
+                     to try: {}",
+                    named(left)
+                ),
+            };
+            let told = format!(
+                "Move {number}: block {}. The cat still gets out within {steps}, relying on the \
+                 gold cells; {rest}.",
+                named(1 << m)
+            );
+            Ok((m, relied, left, told))
+        }
+        Tried::Holds(m, held) => {
+            let how_long = match held {
+                u32::MAX => "for good".to_string(),
+                _ => format!("for {}", counted(u64::from(held), "step")),
+            };
+            let told = format!(
+                "Move {number}: block {}. Now the cat does not get out within {steps} (it is held \
+                 {how_long}), so the turn ends: the position holds the cat.",
+                named(1 << m)
+            );
+            Ok((m, 0, 0, told))
+        }
+    }
 }
 
 /// Each free cell of `world` but the cat's, with the moves of the fastest win once it is
