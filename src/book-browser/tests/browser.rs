@@ -999,7 +999,8 @@ fn heard_cell(p: chat_noir::world::Posn) -> String {
 /// putting away, `m` the moves shown still and moving again; the arrows walk the cursor to a
 /// free cell beside the cat, each step told, and Space blocks it, told with the cat's step; the end
 /// is told. Then Tab reaches the button that copies the game's link, which Enter presses: the link
-/// that replays the game is on the clipboard, and the listener is told.
+/// that replays the game is on the clipboard, and the listener is told; a new game from the button
+/// is told as well.
 #[test]
 #[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
 fn a_game_plays_by_the_keyboard_alone_and_every_move_is_told() {
@@ -1079,6 +1080,13 @@ fn a_game_plays_by_the_keyboard_alone_and_every_move_is_told() {
     let end = said(&tab);
     assert!(end.contains("trapped") || end.contains("escaped"), "{end}");
     copy_the_link_by_keyboard(&tab, &native.game().unwrap().code().to_string());
+    eval(&tab, "document.querySelector('.chat-noir-new').click()");
+    wait_for_status(&tab, "Chat Noir: move 1,").expect("a new game from the button");
+    let new_game = said(&tab);
+    assert!(
+        new_game.starts_with("A new game: the cat is on"),
+        "{new_game}"
+    );
     assert_eq!(problems(&tab), Vec::<String>::new());
 }
 
@@ -1353,7 +1361,8 @@ fn the_live_figures_of_part_one_block_a_cell_where_it_is_clicked() {
 }
 
 /// A live figure with the focus takes the arrows, Space and Enter as the game's board does, rather
-/// than let mdBook turn the page on an arrow: its world is the one the same keys make natively.
+/// than let mdBook turn the page on an arrow: its world is the one the same keys make natively. Its
+/// board is named for a listener with the keys it answers.
 #[test]
 #[ignore = "needs mdbook, chromium and the game built for the web: bash .ci/run makes them"]
 fn a_live_figure_with_the_focus_takes_the_arrows_rather_than_turn_the_page() {
@@ -1365,6 +1374,12 @@ fn a_live_figure_with_the_focus_takes_the_arrows_rather_than_turn_the_page() {
     ] {
         let tab = open_served(&browser, path, (1200, 1400));
         live_canvas(&tab);
+        let (role, name) = role_and_name(&tab, "canvas.chat-noir-live");
+        assert_eq!(role, "application", "{words}");
+        assert!(
+            name.contains("Arrow keys") && name.contains("Space"),
+            "{words}: {name}"
+        );
         eval(
             &tab,
             "document.querySelector('canvas.chat-noir-live').focus()",
@@ -1463,6 +1478,11 @@ fn follow_the_coach(browser: &Browser, (width, height): (u32, u32)) {
         said.as_str()
             .is_some_and(|s| s.ends_with("is a winnable deal against the original's cat, proven.")),
         "{said}"
+    );
+    let heard = self::said(&tab);
+    assert!(
+        heard.starts_with("A new game: the cat is on") && heard.ends_with(said.as_str().unwrap()),
+        "{heard}"
     );
     eval(
         &tab,
