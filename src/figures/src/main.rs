@@ -1598,7 +1598,7 @@ fn with_labels(svg: &str, labels: impl Iterator<Item = (Posn, String, bool)>) ->
             ("#000000", "")
         };
         text.push_str(&format!(
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" dominant-baseline=\"central\" font-family=\"sans-serif\" font-size=\"11\" fill=\"{fill}\"{halo}>{}</text>\n",
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" dominant-baseline=\"central\" font-family=\"sans-serif\" font-size=\"15\" fill=\"{fill}\"{halo}>{}</text>\n",
             cell_center_x(p),
             cell_center_y(p),
             escape(&label)
