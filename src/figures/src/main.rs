@@ -729,10 +729,10 @@ fn escape_after_blocks(world: &World) -> Result<String, String> {
 fn fastest_after_blocks(world: &World) -> Result<String, String> {
     let board = solver_board(world.size)?;
     let after = fastest_after_each_block(&board, world);
-    let least = after.iter().filter_map(|&(_, moves)| moves).min();
+    let least = after.iter().filter_map(|&(_, moves)| moves.ok()).min();
     let painted = after
         .iter()
-        .filter(|&&(_, moves)| moves.is_some() && moves == least)
+        .filter(|&&(_, moves)| moves.is_ok() && moves.ok() == least)
         .map(|&(m, _)| (board.posn(m), MARKED));
     let caption = format!(
         "The perfect cat at {} of the {n}×{n} board, the player to move. Each free cell shows the \
@@ -926,9 +926,18 @@ fn tried_move(
     }
 }
 
+/// A fastest win's moves, or the label of a cell where there is none to show: ✗ where the cat gets
+/// out, ? where a search cannot tell.
+type MovesOrLabel = Result<u32, &'static str>;
+
+/// The label of a cell where the cat gets out.
+const GETS_OUT: &str = "✗";
+/// The label of a cell where a search cannot tell.
+const CANNOT_TELL: &str = "?";
+
 /// Each free cell of `world` but the cat's, with the moves of the fastest win once it is
 /// blocked, that move counted (`fastest_cat_to_move`, plus one).
-fn fastest_after_each_block(board: &Board, world: &World) -> Vec<(u32, Option<u32>)> {
+fn fastest_after_each_block(board: &Board, world: &World) -> Vec<(u32, MovesOrLabel)> {
     let Position { blocked, cat } = board.position(world);
     bits(board.cells & !blocked & !(1 << cat))
         .map(|m| (m, fastest_cat_to_move(board, blocked | 1 << m, cat)))
@@ -936,33 +945,41 @@ fn fastest_after_each_block(board: &Board, world: &World) -> Vec<(u32, Option<u3
         .collect()
 }
 
-/// The labels of `fastest_after_each_block`'s cells: the moves, or ✗ where none is known.
+/// The labels of `fastest_after_each_block`'s cells: the moves, or why there are none.
 fn fastest_labels<'a>(
     board: &'a Board,
-    after: &'a [(u32, Option<u32>)],
+    after: &'a [(u32, MovesOrLabel)],
 ) -> impl Iterator<Item = (Posn, String, bool)> + 'a {
     after.iter().map(|&(m, moves)| {
-        let label = moves.map_or("✗".to_string(), |n| n.to_string());
+        let label = moves.map_or_else(str::to_string, |n| n.to_string());
         (board.posn(m), label, false)
     })
 }
 
-/// What a ✗ among `after`'s labels means, for a caption, if one is there.
-fn unknown_after(after: &[(u32, Option<u32>)]) -> &'static str {
-    if after.iter().any(|&(_, moves)| moves.is_none()) {
-        " (✗: the cat gets out, or the search cannot tell)"
-    } else {
-        ""
+/// What the ✗ and ? among `after`'s labels mean, for a caption, where any is there.
+fn unknown_after(after: &[(u32, MovesOrLabel)]) -> String {
+    let meanings: Vec<String> = [
+        (GETS_OUT, "the cat gets out"),
+        (CANNOT_TELL, "the search cannot tell"),
+    ]
+    .iter()
+    .filter(|(label, _)| after.iter().any(|&(_, moves)| moves == Err(*label)))
+    .map(|(label, meaning)| format!("{label}: {meaning}"))
+    .collect();
+    match meanings.as_slice() {
+        [] => String::new(),
+        _ => format!(" ({})", meanings.join("; ")),
     }
 }
 
 /// The moves of the fastest win against the perfect cat at `cat`, about to step, `blocked`
-/// blocked: the most that any of its steps leaves, as `fastest_win` proves them; none where the
-/// cat gets out or a search cannot tell.
-fn fastest_cat_to_move(board: &Board, blocked: u128, cat: u32) -> Option<u32> {
-    let won = cat_to_move(board, Cat::Perfect, blocked, cat, PERFECT_CAT_BUDGET);
-    if !matches!(won, Proven::Won(_)) {
-        return None;
+/// blocked: the most that any of its steps leaves, as `fastest_win` proves them; else ✗ where the
+/// cat gets out, ? where a search cannot tell.
+fn fastest_cat_to_move(board: &Board, blocked: u128, cat: u32) -> MovesOrLabel {
+    match cat_to_move(board, Cat::Perfect, blocked, cat, PERFECT_CAT_BUDGET) {
+        Proven::Won(_) => {}
+        Proven::Lost(_) => return Err(GETS_OUT),
+        Proven::Unknown => return Err(CANNOT_TELL),
     }
     let budget = FastestBudget {
         shorter: 0,
@@ -972,7 +989,7 @@ fn fastest_cat_to_move(board: &Board, blocked: u128, cat: u32) -> Option<u32> {
     bits(Cat::Perfect.steps(board, blocked, cat)).try_fold(0, |most, step| {
         let position = Position { blocked, cat: step };
         let fastest = fastest_win(board, Cat::Perfect, position, None, budget);
-        Some(most.max(fastest.exactly()?))
+        Ok(most.max(fastest.exactly().ok_or(CANNOT_TELL)?))
     })
 }
 
