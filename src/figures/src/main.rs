@@ -912,10 +912,9 @@ fn tried_move(
             Ok((m, relied, left, told))
         }
         Tried::Holds(m, held) => {
-            let how_long = match held {
-                u32::MAX => "for good".to_string(),
-                _ => format!("for {}", counted(u64::from(held), "step")),
-            };
+            let how_long = held.map_or("for good".to_string(), |steps| {
+                format!("for {}", counted(u64::from(steps), "step"))
+            });
             let told = format!(
                 "Move {number}: block {}. Now the cat does not get out within {steps} (it is held \
                  {how_long}), so the turn ends: the position holds the cat.",
