@@ -678,14 +678,13 @@ fn pen(world: &World) -> Result<String, String> {
         .chain(bits(gates).map(|c| (board.posn(c), GATE)));
     let labels =
         bits(free & !(1 << cat)).map(|c| (board.posn(c), steps_label(two_distance(c)), false));
-    let gate_cells: Vec<String> = bits(gates).map(|c| cell_name(board.posn(c))).collect();
     let caption = format!(
         "The cat at {where_cat} of the {n}×{n} board has no two-distance: it is penned. Each free cell \
          shows its two-distance (∞: none). Its pen, the cells it reaches without stepping on a cell \
          that has one, is gold ({}); the pen's gates, the cells with a two-distance beside it, \
          pink: {}.",
         counted(u64::from(pen.count_ones()), "cell"),
-        gate_cells.join(", "),
+        cells_named(&board, gates),
         n = world.size
     );
     let svg = with_labels(&to_svg(&painted_world(world, painted)), labels);
@@ -792,19 +791,14 @@ fn pass_relies_on(world: &World, moves: i32) -> Result<String, String> {
 /// escape after a pass, at 1 the moves the cuts leave, and from 2 on each move tried in turn.
 fn escape_turn(world: &World, steps: i32, stage: i32) -> Result<String, String> {
     let board = solver_board(world.size)?;
-    let k = u32::try_from(steps).ok().filter(|&k| k > 0).ok_or(format!(
-        "the steps asked about are at least one, not {steps}"
-    ))?;
+    let k = at_least_one(steps, "the steps asked about")?;
     let where_cat = cell_name(world.cat);
     let traced =
         player_turn_traced(&board, board.position(world), k, PERFECT_CAT_BUDGET).ok_or(format!(
             "the turn at {where_cat} is answered before any move is tried, or the search cannot \
              tell"
         ))?;
-    let named = |set: u128| {
-        let names: Vec<String> = bits(set).map(|c| cell_name(board.posn(c))).collect();
-        names.join(", ")
-    };
+    let named = |set: u128| cells_named(&board, set);
     let asked = format!(
         "The perfect cat at {where_cat} of the {n}×{n} board, the player to move: does it get out \
          within {}?",
@@ -994,10 +988,15 @@ fn fastest_cat_to_move(board: &Board, blocked: u128, cat: u32) -> MovesOrLabel {
 
 /// The moves left to win that a figure's words give, one at least.
 fn moves_left(moves: i32) -> Result<u32, String> {
-    u32::try_from(moves)
+    at_least_one(moves, "the moves left")
+}
+
+/// A count a figure's words give, `what` it counts, one at least.
+fn at_least_one(count: i32, what: &str) -> Result<u32, String> {
+    u32::try_from(count)
         .ok()
-        .filter(|&m| m > 0)
-        .ok_or(format!("the moves left are at least one, not {moves}"))
+        .filter(|&n| n > 0)
+        .ok_or(format!("{what} are at least one, not {count}"))
 }
 
 /// The wall-off bound of "How fast a win can be" on the first world of `seed`, with `moves` moves
@@ -1457,6 +1456,12 @@ fn position_world(n: i32, cells: &[i32]) -> Result<World, String> {
 /// A cell as the book writes it: `(x, y)`.
 fn cell_name(p: Posn) -> String {
     format!("({}, {})", p.x, p.y)
+}
+
+/// The cells of `set` on `board`, as the book writes them, a comma between each two.
+fn cells_named(board: &Board, set: u128) -> String {
+    let names: Vec<String> = bits(set).map(|c| cell_name(board.posn(c))).collect();
+    names.join(", ")
 }
 
 /// The two-distance of each cell, `blocked` blocked (`None` where it is infinite), as the solver
